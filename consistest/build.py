@@ -1,0 +1,122 @@
+"""Build the ConsisTest dataset directory: read inputs, assemble samples, write data + card + build_info."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from consistest.builders.assemble import AssemblyConfig, assemble, count_samples
+from consistest.card import render_card
+from consistest.dataset import write_samples
+from consistest.io import atomic_dir, atomic_write_json, dumps_line
+from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
+from consistest.schema import Sample
+from consistest.signature import make_signature
+from consistest.sources import DEMO_DIR, resolve_inputs
+
+DEFAULT_OUT = Path("data/built/consistest-02")
+DEMO_OUT = Path("data/built/consistest-demo")
+
+
+@dataclass(frozen=True)
+class BuildConfig:
+    """Everything that decides the built dataset (paths only locate inputs; their sha256 is recorded)."""
+
+    out: Path = DEFAULT_OUT
+    dialogues: Path | None = None
+    persona_qas: Path | None = None
+    history_qas: Path | None = None
+    raw_dir: Path = Path("data/raw")
+    demo: bool = False
+    layout: str | None = None
+    fmt: str = "parquet"
+    assembly: AssemblyConfig = field(default_factory=AssemblyConfig)
+    quiet: bool = False
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    out: Path
+    samples: list[Sample]
+    info: dict[str, Any]
+
+
+def build_dataset(cfg: BuildConfig) -> BuildResult:
+    """Read, assemble and write ``cfg.out`` atomically (the old directory stays until the new is whole)."""
+    dialogues_path, pqa_path, hqa_path = resolve_inputs(cfg)
+    dialogues = read_dialogues(dialogues_path, cfg.layout)
+    persona_qas = read_persona_qas(pqa_path)
+    history_qas = read_history_qas(hqa_path)
+    samples = assemble(dialogues, persona_qas, history_qas, cfg.assembly, history_path=str(hqa_path))
+    paired_cfg = AssemblyConfig(cfg.assembly.memory, cfg.assembly.distances, paired=True)
+    paired = samples if cfg.assembly.paired else assemble(dialogues, persona_qas, history_qas, paired_cfg)
+    inputs = {"dialogues": dialogues_path, "persona_qas": pqa_path, "history_qas": hqa_path}
+    info = build_info(samples, paired, cfg, inputs, n_dialogues=len(dialogues))
+    with atomic_dir(cfg.out) as tmp:
+        write_samples(tmp, samples, cfg.fmt)
+        atomic_write_json(tmp / "build_info.json", info)
+        (tmp / "README.md").write_text(render_card(info), encoding="utf-8")
+    if not cfg.quiet:
+        print(f"wrote {len(samples)} samples to {cfg.out}", file=sys.stderr)
+    return BuildResult(out=cfg.out, samples=samples, info=info)
+
+
+def samples_hash(samples: list[Sample]) -> str:
+    """sha256 of the samples' canonical JSON lines: the dataset's content hash, independent of file format."""
+    h = hashlib.sha256()
+    for s in samples:
+        h.update(dumps_line(s.to_dict()).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest() if Path(path).is_file() else "n/a"
+
+
+def build_info(
+    samples: list[Sample], paired: list[Sample], cfg: BuildConfig, inputs: dict[str, Path], n_dialogues: int
+) -> dict[str, Any]:
+    """Counts, settings, input checksums, content hash, signature; no paths or times (byte-identical)."""
+    digest = samples_hash(samples)
+    a = cfg.assembly
+    qa_origin = "demo" if cfg.demo else "curated"
+    settings = {"memory": a.memory, "distances": list(a.distances), "paired": a.paired, "format": cfg.fmt}
+    return {
+        "name": "ConsisTest-02" if not cfg.demo else "ConsisTest-demo",
+        "content_hash": digest,
+        "counts": {"total": len(samples), **count_samples(samples)},
+        "counts_paired": {"total": len(paired), **count_samples(paired)},
+        "n_dialogues": n_dialogues,
+        "settings": settings,
+        "inputs": {k: {"name": Path(p).name, "sha256": file_sha256(Path(p))} for k, p in inputs.items()},
+        "signature": make_signature(
+            {"data": digest[:12], "qa": qa_origin, "mem": a.memory, "d": a.distances, "paired": a.paired}
+        ),
+    }
+
+
+def counts_table(info: dict[str, Any]) -> str:
+    """A plain-text table of counts by source/type/distance, full and paired."""
+    counts, paired = info["counts"], info["counts_paired"]
+    keys = [k for k in counts if k != "total"]
+    width = max(len(k) for k in [*keys, "source/type/distance"])
+    lines = [f"{'source/type/distance':<{width}}  {'samples':>8}  {'paired':>8}"]
+    lines += [f"{k:<{width}}  {counts[k]:>8,}  {paired.get(k, 0):>8,}" for k in keys]
+    lines.append(f"{'total':<{width}}  {counts['total']:>8,}  {paired['total']:>8,}")
+    lines.append(info["signature"])
+    return "\n".join(lines)
+
+
+__all__ = [
+    "BuildConfig",
+    "BuildResult",
+    "build_dataset",
+    "counts_table",
+    "DEMO_DIR",
+    "DEFAULT_OUT",
+    "DEMO_OUT",
+]

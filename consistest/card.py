@@ -1,0 +1,118 @@
+"""The dataset card (README.md) of a built directory: YAML ``configs:`` for ``datasets`` plus prose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from consistest.dataset import DATA_STEM
+
+FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("id", "string", "stable id: hash of the QA, distance and history"),
+    ("qa_id", "string", "hash of the QA; the same QA at every distance shares it (pairs d=0 with d=2)"),
+    ("dialog_id", "string", "PersonaChat validation dialogue id"),
+    ("persona", "list[string]", "the agent's persona sentences"),
+    ("history", "list[string]", "the utterances before the question (at most 2*memory), then the question"),
+    ("question", "string", "the question (also the last item of history)"),
+    ("answer", "string", "gold short answer; yes/no for Y/N; alternatives separated by |"),
+    ("fact", "string", "the supporting fact (c): a persona sentence or the agent's utterance sentence"),
+    ("nli_premise", "string", "premise for the NLI guard: the clean rewrite alt_c when present, else fact"),
+    (
+        "source",
+        "string",
+        "pers (persona fact), hist (generated from history), hist_ext (Q/A found in dialogue)",
+    ),
+    ("type", "string", "wh or yn"),
+    ("distance", "int32", "turns between the fact and the question (0 or 2)"),
+    ("turn", "int32", "history facts: the fact is agent utterance 2*turn+1; -1 for persona"),
+    ("fact_index", "int32", "index in history of the utterance holding the fact; -1 if none"),
+    ("generator", "string", "what made the QA: curated, or a builder's generator id"),
+)
+
+_DTYPES = {"string": "string", "int32": "int32"}
+
+
+def _features_yaml() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for name, dtype, _ in FIELDS:
+        if dtype.startswith("list["):
+            out.append({"name": name, "list": "string"})
+        else:
+            out.append({"name": name, "dtype": _DTYPES[dtype]})
+    return out
+
+
+def render_card(info: dict[str, Any]) -> str:
+    """Card text; deterministic for identical build info."""
+    fmt = info["settings"]["format"]
+    meta = {
+        "pretty_name": info["name"],
+        "language": ["en"],
+        "license": "other",
+        "task_categories": ["text-generation"],
+        "tags": ["dialogue", "consistency", "persona-chat", "benchmark"],
+        "size_categories": ["10K<n<100K"] if info["counts"]["total"] >= 10_000 else ["n<1K"],
+        "configs": [
+            {"config_name": "default", "data_files": [{"split": "test", "path": f"{DATA_STEM}.{fmt}"}]}
+        ],
+        "dataset_info": {"features": _features_yaml()},
+    }
+    header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True)
+    return f"---\n{header}---\n\n{_body(info)}"
+
+
+def _body(info: dict[str, Any]) -> str:
+    s = info["settings"]
+    schema = "\n".join(f"| `{n}` | {t} | {d} |" for n, t, d in FIELDS)
+    counts = "\n".join(
+        f"| {k} | {v:,} | {info['counts_paired'].get(k, 0):,} |"
+        for k, v in info["counts"].items()
+        if k != "total"
+    )
+    inputs = "\n".join(f"| {k} | `{v['name']}` | `{v['sha256']}` |" for k, v in info["inputs"].items())
+    return f"""# {info["name"]}
+
+ConsisTest asks a dialogue agent questions about facts it was given (its persona) or stated earlier in the
+conversation (its history), and checks whether the answer stays consistent with those facts. Each sample
+is one question inserted `distance` turns after its fact (memory {s["memory"]} turns, distances
+{", ".join(map(str, s["distances"]))}{", paired subset only" if s["paired"] else ""}).
+
+Built by `consistest` ({info["signature"]}).
+
+```python
+from datasets import load_dataset
+ds = load_dataset("path/to/this/directory", split="test")
+```
+
+## Counts
+
+{info["counts"]["total"]:,} samples from {info["n_dialogues"]:,} dialogues
+({info["counts_paired"]["total"]:,} in the paired subset, where every history QA exists at every distance).
+
+| source/type/distance | samples | paired |
+| --- | ---: | ---: |
+{counts}
+
+## Schema
+
+| field | type | meaning |
+| --- | --- | --- |
+{schema}
+
+## Sources and licences
+
+| input | file | sha256 |
+| --- | --- | --- |
+{inputs}
+
+- Dialogues: PersonaChat (Zhang et al., 2018) validation split as published with ConsisTest; PersonaChat is
+  distributed through ParlAI: check its terms before redistributing.
+- Questions: the curated ConsisTest QA files (Lotfi et al., "What Was Your Name Again? Interrogating
+  Generative Conversational Models For Factual Consistency Evaluation", 2022), from the authors' public
+  repository; no licence is stated there, so ask the authors before redistributing.
+- The assembly reproduces the authors' code exactly (18,635 samples on the published files; the paper's
+  Table 3 reports 18,633).
+
+Content hash (sha256 of the samples' canonical JSON lines): `{info["content_hash"]}`.
+"""

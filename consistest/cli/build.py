@@ -1,0 +1,97 @@
+"""``consistest build``: parse options into a BuildConfig and call ``build_dataset``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from consistest.cli.main import handle_errors, quiet_option
+from consistest.errors import InputError
+
+
+def parse_distances(text: str) -> tuple[int, ...]:
+    """``"0,2"`` -> (0, 2)."""
+    try:
+        return tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise InputError(f"--distances must be comma-separated integers, got {text!r}") from None
+
+
+@click.command()
+@click.option(
+    "--dialogues",
+    type=click.Path(path_type=Path),
+    help="Dialogues: ConsisTest JSON, ConvAI2/ParlAI text, "
+    "or a HF dataset id/dir (default: data/raw/consistest_valid.json, downloaded if missing).",
+)
+@click.option(
+    "--persona-qas", type=click.Path(path_type=Path), help="Curated persona QA file (persona_qas.json)."
+)
+@click.option(
+    "--history-qas", type=click.Path(path_type=Path), help="Curated history QA file (history_qas.json)."
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Output directory [default: data/built/consistest-02, or data/built/consistest-demo with --demo].",
+)
+@click.option("--demo", is_flag=True, help="Build the small embedded demo (no download, seconds).")
+@click.option(
+    "--raw-dir",
+    type=click.Path(path_type=Path),
+    default=Path("data/raw"),
+    show_default=True,
+    help="Where default inputs are looked for (and downloaded to).",
+)
+@click.option(
+    "--layout",
+    type=click.Choice(["consistest-json", "convai2-text", "hf"]),
+    default=None,
+    help="Dialogue layout [default: detected].",
+)
+@click.option(
+    "--format", "fmt", type=click.Choice(["parquet", "jsonl"]), default="parquet", show_default=True
+)
+@click.option(
+    "--memory", type=int, default=3, show_default=True, help="Memory M in turns (2M utterances kept)."
+)
+@click.option(
+    "--distances", default="0,2", show_default=True, help="Question distances in turns after the fact."
+)
+@click.option("--paired", is_flag=True, help="Keep only history QAs that exist at every distance.")
+@quiet_option
+@handle_errors
+def build(
+    dialogues: Path | None,
+    persona_qas: Path | None,
+    history_qas: Path | None,
+    out: Path | None,
+    demo: bool,
+    raw_dir: Path,
+    layout: str | None,
+    fmt: str,
+    memory: int,
+    distances: str,
+    paired: bool,
+    quiet: bool,
+) -> None:
+    """Build the ConsisTest dataset (Parquet/JSONL + dataset card + build_info.json) and print its counts."""
+    from consistest.build import DEFAULT_OUT, DEMO_OUT, BuildConfig, build_dataset, counts_table
+    from consistest.builders.assemble import AssemblyConfig
+
+    cfg = BuildConfig(
+        out=out or (DEMO_OUT if demo else DEFAULT_OUT),
+        dialogues=dialogues,
+        persona_qas=persona_qas,
+        history_qas=history_qas,
+        raw_dir=raw_dir,
+        demo=demo,
+        layout=layout,
+        fmt=fmt,
+        assembly=AssemblyConfig(memory=memory, distances=parse_distances(distances), paired=paired),
+        quiet=quiet,
+    )
+    result = build_dataset(cfg)
+    click.echo(counts_table(result.info))
