@@ -34,6 +34,7 @@ class BuildConfig:
     layout: str | None = None
     fmt: str = "parquet"
     assembly: AssemblyConfig = field(default_factory=AssemblyConfig)
+    qagen: Any = None  # a QAGenConfig for builds from --dialogues alone (None: builder defaults)
     quiet: bool = False
 
 
@@ -48,20 +49,41 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
     """Read, assemble and write ``cfg.out`` atomically (the old directory stays until the new is whole)."""
     dialogues_path, pqa_path, hqa_path = resolve_inputs(cfg)
     dialogues = read_dialogues(dialogues_path, cfg.layout)
-    persona_qas = read_persona_qas(pqa_path)
-    history_qas = read_history_qas(hqa_path)
+    generated = None
+    if pqa_path is None or hqa_path is None:
+        generated = _generate_qas(dialogues, cfg)
+        persona_qas, history_qas = generated.persona_qas, generated.history_qas
+        inputs = {"dialogues": dialogues_path}
+    else:
+        persona_qas, history_qas = read_persona_qas(pqa_path), read_history_qas(hqa_path)
+        inputs = {"dialogues": dialogues_path, "persona_qas": pqa_path, "history_qas": hqa_path}
     samples = assemble(dialogues, persona_qas, history_qas, cfg.assembly, history_path=str(hqa_path))
     paired_cfg = AssemblyConfig(cfg.assembly.memory, cfg.assembly.distances, paired=True)
     paired = samples if cfg.assembly.paired else assemble(dialogues, persona_qas, history_qas, paired_cfg)
-    inputs = {"dialogues": dialogues_path, "persona_qas": pqa_path, "history_qas": hqa_path}
-    info = build_info(samples, paired, cfg, inputs, n_dialogues=len(dialogues))
+    qagen_info = generated.info if generated is not None else None
+    info = build_info(samples, paired, cfg, inputs, n_dialogues=len(dialogues), qagen_info=qagen_info)
     with atomic_dir(cfg.out) as tmp:
+        if generated is not None:
+            from consistest.builders.qagen.pipeline import write_qas
+
+            write_qas(generated, tmp)
         write_samples(tmp, samples, cfg.fmt)
         atomic_write_json(tmp / "build_info.json", info)
         (tmp / "README.md").write_text(render_card(info), encoding="utf-8")
     if not cfg.quiet:
         print(f"wrote {len(samples)} samples to {cfg.out}", file=sys.stderr)
     return BuildResult(out=cfg.out, samples=samples, info=info)
+
+
+def _generate_qas(dialogues: list, cfg: BuildConfig) -> Any:
+    """Run the question builders (their own progress bar; warns when neural models fall back to rules)."""
+    from consistest.builders.qagen.pipeline import QAGenConfig, generate_qas
+
+    return generate_qas(dialogues, cfg.qagen or QAGenConfig(), quiet=cfg.quiet)
+
+
+def cfg_seed(qagen_info: dict[str, Any]) -> Any:
+    return (qagen_info.get("config") or {}).get("seed", 0)
 
 
 def samples_hash(samples: list[Sample]) -> str:
@@ -78,15 +100,32 @@ def file_sha256(path: Path) -> str:
 
 
 def build_info(
-    samples: list[Sample], paired: list[Sample], cfg: BuildConfig, inputs: dict[str, Path], n_dialogues: int
+    samples: list[Sample],
+    paired: list[Sample],
+    cfg: BuildConfig,
+    inputs: dict[str, Path],
+    n_dialogues: int,
+    qagen_info: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Counts, settings, input checksums, content hash, signature; no paths or times (byte-identical)."""
+    """Counts, settings, input checksums, content hash, signature; no paths or times (byte-identical).
+
+    ``qagen_info`` (QAs made by the question builders) is stored under ``qagen`` and names the QA origin.
+    """
     digest = samples_hash(samples)
     a = cfg.assembly
-    qa_origin = "demo" if cfg.demo else "curated"
+    if qagen_info is not None:
+        q = qagen_info
+        qa_origin = (
+            f"{q.get('qagen_version')}+{q.get('lexicon_version')}-{q.get('wh_generator')}-s{cfg_seed(q)}"
+        )
+        name = "ConsisTest (generated QAs)"
+    else:
+        qa_origin, name = ("demo", "ConsisTest-demo") if cfg.demo else ("curated", "ConsisTest-02")
     settings = {"memory": a.memory, "distances": list(a.distances), "paired": a.paired, "format": cfg.fmt}
+    extra = {"qagen": qagen_info} if qagen_info is not None else {}
     return {
-        "name": "ConsisTest-02" if not cfg.demo else "ConsisTest-demo",
+        "name": name,
+        "qa_origin": qa_origin,
         "content_hash": digest,
         "counts": {"total": len(samples), **count_samples(samples)},
         "counts_paired": {"total": len(paired), **count_samples(paired)},
@@ -96,6 +135,7 @@ def build_info(
         "signature": make_signature(
             {"data": digest[:12], "qa": qa_origin, "mem": a.memory, "d": a.distances, "paired": a.paired}
         ),
+        **extra,
     }
 
 

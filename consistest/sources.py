@@ -47,18 +47,22 @@ RAW_FILES: dict[str, RawFile] = {
 }
 
 
-def resolve_inputs(cfg: BuildConfig) -> tuple[Path, Path, Path]:
-    """(dialogues, persona QAs, history QAs) for a build."""
+def resolve_inputs(cfg: BuildConfig) -> tuple[Path, Path | None, Path | None]:
+    """(dialogues, persona QAs, history QAs) for a build; QAs are None when only dialogues are given
+    (the question builders then make them)."""
     if cfg.demo:
         if cfg.dialogues or cfg.persona_qas or cfg.history_qas:
             raise InputError("--demo builds the embedded demo; drop --dialogues/--persona-qas/--history-qas")
         return DEMO_DIR / "dialogues.json", DEMO_DIR / "persona_qas.json", DEMO_DIR / "history_qas.json"
     given = {"dialogues": cfg.dialogues, "persona_qas": cfg.persona_qas, "history_qas": cfg.history_qas}
-    if all(v is not None for v in given.values()):
-        return cfg.dialogues, cfg.persona_qas, cfg.history_qas  # type: ignore[return-value]
+    if cfg.dialogues is not None and (cfg.persona_qas is None) == (cfg.history_qas is None):
+        return cfg.dialogues, cfg.persona_qas, cfg.history_qas
     if any(v is not None for v in given.values()):
         missing = [f"--{k.replace('_', '-')}" for k, v in given.items() if v is None]
-        raise InputError(f"give all three inputs or none; missing {', '.join(missing)}")
+        raise InputError(
+            f"give --dialogues with both QA files, --dialogues alone (generate QAs), or none; "
+            f"missing {', '.join(missing)}"
+        )
     return tuple(fetch_raw(key, cfg.raw_dir, quiet=cfg.quiet) for key in RAW_FILES)  # type: ignore[return-value]
 
 

@@ -215,3 +215,21 @@ def test_default_inputs_found_in_raw_dir(real_inputs, tmp_path: Path) -> None:
     r = run_cli("build", "--raw-dir", raw, "--out", tmp_path / "out", "--paired", "-q")
     assert r.exit_code == 0 and "18,276" in r.stdout
     assert len(load_samples(tmp_path / "out")) == 18_276
+
+
+def test_build_from_dialogues_alone_generates_qas(consistest_json: Path, tmp_path: Path) -> None:
+    data = json.loads(consistest_json.read_text())
+    excerpt = write_json(tmp_path / "twenty.json", {k: data[k] for k in list(data)[:20]})
+    out = tmp_path / "gen"
+    r = run_cli("build", "--dialogues", excerpt, "--wh-generator", "rules", "--out", out, "-q")
+    assert r.exit_code == 0, r.output
+    info = json.loads((out / "build_info.json").read_text())
+    assert info["qa_origin"].startswith("qagen-") and "-rules-s0" in info["signature"]
+    assert info["qagen"]["wh_generator"] == "rules" and sum(info["qagen"]["counts"].values()) > 0
+    # The generated QAs are written in the curated layout and assemble to the same samples again.
+    rebuilt = build_dataset(
+        BuildConfig(out=tmp_path / "again", dialogues=excerpt, persona_qas=out / "persona_qas.json",
+                    history_qas=out / "history_qas.json", quiet=True)
+    )  # fmt: skip
+    assert [s.id for s in rebuilt.samples] == [s.id for s in load_samples(out)]
+    assert {s.generator for s in rebuilt.samples} <= {"rules", "extract", "neural"}

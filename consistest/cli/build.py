@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -61,6 +62,37 @@ def parse_distances(text: str) -> tuple[int, ...]:
     "--distances", default="0,2", show_default=True, help="Question distances in turns after the fact."
 )
 @click.option("--paired", is_flag=True, help="Keep only history QAs that exist at every distance.")
+@click.option(
+    "--wh-generator",
+    type=click.Choice(["auto", "rules", "neural"]),
+    default="auto",
+    show_default=True,
+    help="Generated QAs (--dialogues alone): WH questions by neural QG+QA or spaCy rules; "
+    "auto = neural when the models load, else rules.",
+)
+@click.option(
+    "--qg-model",
+    default=None,
+    help="Question-generation T5 (hub id or dir) [default: valhalla/t5-base-e2e-qg].",
+)
+@click.option(
+    "--qa-model",
+    default=None,
+    help="Extractive QA model (hub id or dir) [default: deepset/roberta-base-squad2].",
+)
+@click.option(
+    "--min-qa-confidence",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Neural WH: answer span confidence.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Generated QAs: seed for counterfactual Y/N."
+)
+@click.option(
+    "--device", default="cpu", show_default=True, help="Generated QAs: device for the neural models."
+)
 @quiet_option
 @handle_errors
 def build(
@@ -76,11 +108,17 @@ def build(
     distances: str,
     paired: bool,
     quiet: bool,
+    **qagen_options: Any,
 ) -> None:
-    """Build the ConsisTest dataset (Parquet/JSONL + dataset card + build_info.json) and print its counts."""
+    """Build the ConsisTest dataset (Parquet/JSONL + dataset card + build_info.json) and print its counts.
+
+    With --persona-qas/--history-qas the curated QAs are assembled; with --dialogues alone the question
+    builders generate the QAs first (also written to OUT/persona_qas.json and OUT/history_qas.json).
+    """
     from consistest.build import DEFAULT_OUT, DEMO_OUT, BuildConfig, build_dataset, counts_table
     from consistest.builders.assemble import AssemblyConfig
 
+    generate = dialogues is not None and persona_qas is None and history_qas is None
     cfg = BuildConfig(
         out=out or (DEMO_OUT if demo else DEFAULT_OUT),
         dialogues=dialogues,
@@ -91,7 +129,30 @@ def build(
         layout=layout,
         fmt=fmt,
         assembly=AssemblyConfig(memory=memory, distances=parse_distances(distances), paired=paired),
+        qagen=qagen_config(**qagen_options) if generate else None,
         quiet=quiet,
     )
     result = build_dataset(cfg)
     click.echo(counts_table(result.info))
+
+
+def qagen_config(
+    wh_generator: str,
+    qg_model: str | None,
+    qa_model: str | None,
+    min_qa_confidence: float,
+    seed: int,
+    device: str,
+) -> Any:
+    """The question builders' config from the build options (defaults: the builders' hub models)."""
+    from consistest.builders.qagen.pipeline import QAGenConfig
+    from consistest.builders.qagen.wh_neural import DEFAULT_QA_MODEL, DEFAULT_QG_MODEL
+
+    return QAGenConfig(
+        wh_generator=wh_generator,
+        qg_model=qg_model or DEFAULT_QG_MODEL,
+        qa_model=qa_model or DEFAULT_QA_MODEL,
+        min_qa_confidence=min_qa_confidence,
+        seed=seed,
+        device=device,
+    )

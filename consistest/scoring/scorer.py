@@ -1,0 +1,191 @@
+"""Score responses against a built dataset: rules, then the NLI guard, then scores.jsonl + summary.json.
+
+``score_responses`` is the API behind ``consistest score --responses`` and the end of
+``consistest score --model`` (generate into RUNDIR/responses.jsonl, then call it on that file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from consistest.dataset import load_samples, read_build_info
+from consistest.errors import InputError
+from consistest.io import atomic_write_json, atomic_write_jsonl
+from consistest.protocols import NLI
+from consistest.schema import Sample, content_hash
+from consistest.scoring.bootstrap import N_BOOT
+from consistest.scoring.genconfig import GenerationConfig
+from consistest.scoring.nli import DEFAULT_NLI, nli_from_option, nli_signature
+from consistest.scoring.report import render, summarize
+from consistest.scoring.responses import check_coverage, read_responses
+from consistest.scoring.rules import RULES_VERSION, Need, Verdict, final_score, judge
+from consistest.signature import make_signature
+
+SCORES_FILE = "scores.jsonl"
+SUMMARY_FILE = "summary.json"
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    """``consistest score --responses``: every setting that changes a number, plus where to write."""
+
+    dataset: Path
+    responses: Path | None
+    out: Path
+    generation: GenerationConfig | None = None  # set: generate RUNDIR/responses.jsonl first (score --model)
+    nli: str = DEFAULT_NLI
+    nli_labels: str | None = None
+    batch_size: int = 32
+    device: str = "cpu"
+    seed: int = 0
+    n_boot: int = N_BOOT
+    quiet: bool = False
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    rows: list[dict[str, Any]]
+    summary: dict[str, Any]
+    out: Path | None
+
+
+def run_score(cfg: ScoreConfig) -> ScoreResult:
+    """Load the dataset and responses (generating them first when ``cfg.generation`` is set), the NLI
+    model named in ``cfg``; score; write RUNDIR."""
+    if (cfg.responses is None) == (cfg.generation is None):
+        raise InputError("give exactly one of --responses FILE or --model MODEL")
+    samples = load_samples(cfg.dataset)
+    build_info = read_build_info(cfg.dataset) if (Path(cfg.dataset) / "build_info.json").exists() else None
+    extra: dict[str, Any] = {}
+    if cfg.generation is not None:
+        from consistest.scoring.generate import generate_responses
+
+        gen = cfg.generation
+        samples = samples if gen.limit is None else samples[: gen.limit]
+        path = generate_responses(gen, samples, cfg.out, quiet=cfg.quiet)
+        extra["generation"] = gen.settings()
+    else:
+        path = Path(cfg.responses)  # type: ignore[arg-type]
+        extra["responses"] = path.name
+    responses = read_responses(path, samples)  # fail fast, before loading a model
+    nli = nli_from_option(cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device)
+    return score_responses(
+        samples,
+        responses,
+        nli,
+        cfg.out,
+        build_info=build_info,
+        generation=cfg.generation,
+        seed=cfg.seed,
+        n_boot=cfg.n_boot,
+        quiet=cfg.quiet,
+        extra=extra,
+    )
+
+
+def score_responses(
+    dataset: str | Path | Sequence[Sample],
+    responses: str | Path | Mapping[str, str],
+    nli: NLI | None,
+    out_dir: str | Path | None = None,
+    *,
+    build_info: Mapping[str, Any] | None = None,
+    generation: GenerationConfig | None = None,
+    seed: int = 0,
+    n_boot: int = N_BOOT,
+    quiet: bool = True,
+    extra: Mapping[str, Any] | None = None,
+) -> ScoreResult:
+    """Score one response per sample; write ``out_dir``/scores.jsonl and summary.json atomically when given.
+
+    ``dataset`` is a built dataset directory (its build_info.json feeds the signature) or the samples
+    themselves; ``responses`` is a file (JSONL or the original CSV) or a mapping sample id -> response;
+    ``nli`` is an NLI (see ``consistest.scoring.nli.load_nli``) or None for rules only.
+    """
+    if isinstance(dataset, (str, Path)):
+        samples = load_samples(dataset)
+        if build_info is None and (Path(dataset) / "build_info.json").exists():
+            build_info = read_build_info(dataset)
+    else:
+        samples = list(dataset)
+    if isinstance(responses, (str, Path)):
+        responses = read_responses(responses, samples)
+    else:
+        check_coverage(responses, samples)
+    rows = score_samples(samples, responses, nli, quiet=quiet)
+    signature = score_signature(samples, nli, build_info, generation)
+    info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, **dict(extra or {})}
+    summary = summarize(rows, signature=signature, seed=seed, n_boot=n_boot, extra=info)
+    if out_dir is not None:
+        out_dir = Path(out_dir)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise InputError("--out exists and is not a directory", path=str(out_dir))
+        atomic_write_jsonl(out_dir / "scores.jsonl", rows)
+        atomic_write_json(out_dir / "summary.json", summary)
+    return ScoreResult(rows=rows, summary=summary, out=Path(out_dir) if out_dir is not None else None)
+
+
+def score_samples(
+    samples: Sequence[Sample], responses: Mapping[str, str], nli: NLI | None, *, quiet: bool = True
+) -> list[dict[str, Any]]:
+    """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score."""
+    verdicts = [judge(s.question, s.answer, s.type, responses[s.id]) for s in samples]
+    labels: list[str | None] = [None] * len(samples)
+    if nli is not None:
+        todo = [i for i, v in enumerate(verdicts) if v.need is not Need.NONE]
+        pairs = [(samples[i].nli_premise, verdicts[i].cleaned) for i in todo]
+        if pairs and not quiet:
+            import sys
+
+            print(f"NLI: {len(set(pairs))} distinct pairs for {len(pairs)} items", file=sys.stderr)
+        for i, lab in zip(todo, nli.predict(pairs) if pairs else [], strict=True):
+            labels[i] = lab
+    return [_row(s, responses[s.id], v, lab) for s, v, lab in zip(samples, verdicts, labels, strict=True)]
+
+
+def _row(s: Sample, response: str, v: Verdict, label: str | None) -> dict[str, Any]:
+    return {
+        "id": s.id,
+        "qa_id": s.qa_id,
+        "question": s.question,
+        "truth": s.answer,
+        "response": response,
+        "cleaned": v.cleaned,
+        "outcome": v.outcome.value,
+        "rule_score": v.rule_score,
+        "nli_use": v.need.value,
+        "nli_label": label,
+        "score": final_score(v, label),
+        "source": s.source,
+        "type": s.type,
+        "distance": s.distance,
+    }
+
+
+def score_signature(
+    samples: Sequence[Sample],
+    nli: NLI | None,
+    build_info: Mapping[str, Any] | None,
+    generation: GenerationConfig | None = None,
+) -> str:
+    """data hash (build_info's content hash, else one of the sample ids), nli + labels, rules, mem/d,
+    and for generated responses the model, input variant and decoding."""
+    settings = dict((build_info or {}).get("settings") or {})
+    digest = (build_info or {}).get("content_hash") or content_hash(sorted(s.id for s in samples), n=64)
+    return make_signature(
+        {
+            "data": str(digest)[:12],
+            "nli": nli_signature(nli),
+            "rules": RULES_VERSION,
+            "mem": settings.get("memory"),
+            "d": settings.get("distances") or sorted({s.distance for s in samples}),
+            "paired": settings.get("paired"),
+            **(generation.signature_parts() if generation is not None else {}),
+        }
+    )
+
+
+__all__ = ["ScoreConfig", "ScoreResult", "run_score", "score_responses", "score_samples", "render"]

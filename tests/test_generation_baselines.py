@@ -1,0 +1,86 @@
+"""Baselines without a model, and their ranking by the hybrid scorer on the real data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from consistest.errors import InputError
+from consistest.schema import Sample
+from consistest.scoring.baselines import BaselineResponder, oracle_response, retrieval_response
+from consistest.scoring.genconfig import GenerationConfig
+from consistest.scoring.generate import generate_responses
+
+
+def sample(question: str, answer: str, fact: str, qtype: str, history: list[str] | None = None) -> Sample:
+    return Sample(
+        id="x", qa_id="q", dialog_id="d", persona=["i have a dog named max .", "i like tea ."],
+        history=(history or []) + [question], question=question, answer=answer, fact=fact, nli_premise=fact,
+        source="pers", type=qtype, distance=0, turn=-1,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "s, expected",
+    [
+        (
+            sample("do you have a dog ?", "yes", "i have a dog named max .", "yn"),
+            "yes . i have a dog named max .",
+        ),
+        (
+            sample("do you have a cat ?", "no", "i have a dog named max .", "yn"),
+            "no . i have a dog named max .",
+        ),
+        (  # a curated Y/N truth with a yes/no alternative after a phrase
+            sample("do you like volunteering ?", "i do not like people | no", "i do not like people", "yn"),
+            "no . i do not like people",
+        ),
+        (
+            sample("what is your dog's name ?", "max", "i have a dog named max .", "wh"),
+            "i have a dog named max .",
+        ),
+    ],
+)
+def test_oracle(s: Sample, expected: str) -> None:
+    assert oracle_response(s) == expected
+
+
+@pytest.mark.parametrize(
+    "question, history, expected",
+    [
+        ("what do you drink ? do you like tea ?", [], "i like tea ."),
+        ("what is your dog called ?", [], "i have a dog named max ."),
+        # history sentences compete with the persona; the question itself never answers
+        ("where do you live ?", ["hi !", "hello . i live in texas now ."], "i live in texas now ."),
+        ("what is your favorite color ?", [], "i have a dog named max ."),  # no overlap: first sentence
+    ],
+)
+def test_retrieval(question: str, history: list[str], expected: str) -> None:
+    assert retrieval_response(sample(question, "x", "f", "wh", history)) == expected
+
+
+def test_generic_and_unknown() -> None:
+    assert BaselineResponder("generic").respond([sample("a ?", "b", "c", "wh")] * 2) == ["i don't know ."] * 2
+    with pytest.raises(InputError, match="baseline:oracle"):
+        BaselineResponder("parrot")
+
+
+def test_scorer_ranks_oracle_over_retrieval_over_generic(
+    consistest_json: Path, persona_qas_json: Path, history_qas_json: Path, tmp_path: Path
+) -> None:
+    from consistest.builders.assemble import assemble
+    from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
+    from consistest.scoring.scorer import score_responses
+
+    samples = assemble(read_dialogues(consistest_json), read_persona_qas(persona_qas_json),
+                       read_history_qas(history_qas_json))  # fmt: skip
+    means = {}
+    for name in ("oracle", "retrieval", "generic"):
+        path = generate_responses(
+            GenerationConfig(model=f"baseline:{name}"), samples, tmp_path / name, quiet=True
+        )
+        overall = score_responses(samples, path, None, n_boot=10).summary["figures"]["overall"]
+        assert overall["n"] == len(samples) == 18_635
+        means[name] = overall["mean"]  # rules-only mean over the items the rules decide
+    assert means["oracle"] > 0.95 and means["oracle"] > means["retrieval"] > means["generic"] + 0.3, means

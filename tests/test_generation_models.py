@@ -1,0 +1,188 @@
+"""Tiny random BART / T5 / GPT-2 generators end to end: every input variant, encoding, dedup, sampling."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from consistest.dataset import write_samples
+from consistest.errors import InputError
+from consistest.schema import Sample
+from consistest.scoring.encoding import VARIANTS
+from consistest.scoring.genconfig import GenerationConfig
+from consistest.scoring.generate import generate_responses
+from tests.helpers import run_cli
+from tests.tiny_models import tiny_generator
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)
+
+PERSONA = ["i have two dogs and a cat .", "i work as a teacher in a small town ."]
+
+
+def toy_samples() -> list[Sample]:
+    """Persona and history questions at distances 0 and 2 (the d=0/d=2 persona pair shares one fact)."""
+    hist = [
+        "hi there",
+        "i am a nurse .",
+        "do you have any pets ?",
+        "i have a dog .",
+        "what do you do for a living ?",
+    ]
+    q = "do you have any pets ?"
+    pers = dict(qa_id="qp", question=q, answer="yes", fact=PERSONA[0], source="pers", type="yn", turn=-1)
+    hist_q = dict(
+        qa_id="qh", question=hist[4], answer="nurse", fact="i am a nurse .", source="hist", type="wh"
+    )
+    common = dict(dialog_id="d1", persona=PERSONA, nli_premise="", generator="curated")
+    return [
+        Sample(id="p0", history=[q], distance=0, **pers, **common),
+        Sample(id="p2", history=hist[:4] + [q], distance=2, **pers, **common),
+        Sample(id="h0", history=hist[:2] + [hist[4]], distance=0, turn=0, fact_index=1, **hist_q, **common),
+        Sample(id="h2", history=hist, distance=2, turn=0, fact_index=1, **hist_q, **common),
+    ]
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("gen-models")
+    return {kind: tiny_generator(root / kind, kind) for kind in ("bart", "t5", "gpt2")}
+
+
+@pytest.fixture(scope="module")
+def dataset_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = tmp_path_factory.mktemp("gen-data")
+    write_samples(d, toy_samples(), "jsonl")
+    return d
+
+
+def cfg(model: Path | str, **kw) -> GenerationConfig:
+    return GenerationConfig(model=str(model), device="cpu", max_new_tokens=6, **kw)
+
+
+@pytest.mark.parametrize("kind", ["bart", "t5", "gpt2"])
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_model_and_variant_end_to_end(models, dataset_dir, tmp_path, kind: str, variant: str) -> None:
+    out = tmp_path / "run"
+    args = ["--input-variant", variant, "--max-new-tokens", "6", "--device", "cpu", "--quiet"]
+    res = run_cli("generate", "--dataset", dataset_dir, "--model", models[kind], "--out", out, *args)
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(line) for line in (out / "responses.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in rows] == ["p0", "p2", "h0", "h2"]  # dataset order, one line each
+    assert all(isinstance(r["response"], str) for r in rows)
+    info = json.loads((out / "generation.json").read_text())
+    assert info["complete"] and info["settings"]["input_variant"] == variant
+    assert f"input:{variant}" in info["signature"]
+
+
+def test_bart_encoding_token_by_token(models) -> None:
+    from consistest.scoring.backends import HFResponder
+
+    r = HFResponder(cfg(models["bart"], utterance_max_tokens=4), quiet=True)
+    s = toy_samples()[2]  # history: "hi there", "i am a nurse .", "what do you do for a living ?"
+    tokens = r.tok.convert_ids_to_tokens(r.encode(s))
+    # <s>, then the agent token and the whole persona (never cut) ...
+    assert tokens[:4] == ["<s>", "<agent>", "Ġi", "Ġhave"]
+    cut = tokens.index("<user>")
+    assert r.tok.convert_tokens_to_string(tokens[2:cut]).strip() == " ".join(PERSONA)
+    # ... then each utterance with its speaker counted from the end, cut to 4 tokens, then </s>
+    assert tokens[cut:] == [
+        "<user>", "Ġ", "h", "i",  # "hi there"
+        "<agent>", "Ġi", "Ġa", "m",  # "i am a nurse ."
+        "<user>", "Ġ", "w", "ha",  # "what do you do for a living ?"
+        "</s>",
+    ]  # fmt: skip
+
+
+def test_gpt2_generates_after_agent_token_with_left_padding(models) -> None:
+    from consistest.scoring.backends import HFResponder
+
+    r = HFResponder(cfg(models["gpt2"]), quiet=True)
+    ids = r.encode(toy_samples()[0])
+    assert r.tok.convert_ids_to_tokens(ids[-1:]) == ["<agent>"] and r.tok.convert_ids_to_tokens(ids[:1]) == [
+        "<agent>"
+    ]
+    alone = r.generate([ids])
+    batched = r.generate([ids, r.encode(toy_samples()[3])])  # the shorter input is left-padded
+    assert batched[0] == alone[0]
+
+
+def test_identical_inputs_generated_once(models) -> None:
+    from consistest.scoring.backends import HFResponder
+
+    r = HFResponder(cfg(models["t5"], input_variant="fact-question"), quiet=True)
+    plan = r.plan(toy_samples())
+    assert sorted(len(sids) for batch in plan for _, sids in batch) == [2, 2]  # p0=p2 and h0=h2
+    out = r.respond(toy_samples())
+    assert out[0] == out[1] and out[2] == out[3]
+
+
+def test_sampling_is_seeded_per_sample_id(models) -> None:
+    from consistest.scoring.backends import HFResponder
+
+    r = HFResponder(cfg(models["gpt2"], do_sample=True, seed=3, temperature=1.5), quiet=True)
+    samples = toy_samples()
+    forward = dict(zip([s.id for s in samples], r.respond(samples), strict=True))
+    backward = dict(zip([s.id for s in samples[::-1]], r.respond(samples[::-1]), strict=True))
+    assert forward == backward
+    r2 = HFResponder(replace(r.cfg, seed=4), quiet=True)
+    assert r2.respond(samples) != [forward[s.id] for s in samples]
+
+
+def test_unknown_speaker_tokens_warn(tmp_path) -> None:
+    from consistest.scoring.backends import HFResponder
+
+    plain = tiny_generator(tmp_path / "plain", "bart", speaker_tokens=())
+    logs: list[str] = []
+    HFResponder(cfg(plain), log=logs.append)
+    assert len(logs) == 1 and "<user>, <agent>" in logs[0] and "not fine-tuned" in logs[0]
+    logs.clear()
+    HFResponder(cfg(plain, speaker_tokens=("i", "a")), log=logs.append)
+    assert logs == []
+
+
+def test_missing_model_is_one_line_error(dataset_dir, tmp_path) -> None:
+    res = run_cli(
+        "generate", "--dataset", dataset_dir, "--model", tmp_path / "nope", "--out", tmp_path / "r", "-q"
+    )
+    assert (
+        res.exit_code == 2 and "cannot load model" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+    )
+
+
+def test_limit_then_full_run_reuses_done_ids(models, tmp_path) -> None:
+    samples = toy_samples()
+    out = generate_responses(cfg(models["bart"], limit=2), samples, tmp_path, quiet=True)
+    first = out.read_text().splitlines()
+    assert [json.loads(x)["id"] for x in first] == ["p0", "p2"]
+    generate_responses(cfg(models["bart"]), samples, tmp_path, quiet=True)
+    assert out.read_text().splitlines()[:2] == first and len(out.read_text().splitlines()) == 4
+
+
+TEMPLATE = (
+    "{% for m in messages %}[{{ m['role'] }}] {{ m['content'] }}\n{% endfor %}"
+    "{% if add_generation_prompt %}[assistant]{% endif %}"
+)
+
+
+def test_chat_template_persona_as_system(tmp_path) -> None:
+    from transformers import AutoTokenizer
+
+    from consistest.scoring.backends import HFResponder
+
+    path = tiny_generator(tmp_path / "chat", "gpt2")
+    tok = AutoTokenizer.from_pretrained(path)
+    tok.chat_template = TEMPLATE
+    tok.save_pretrained(str(path))
+    r = HFResponder(cfg(path, chat_template=True, utterance_max_tokens=0), quiet=True)
+    text = r.tok.decode(r.encode(toy_samples()[2]))
+    assert text == (
+        f"[system] {' '.join(PERSONA)}\n[user] hi there\n[assistant] i am a nurse .\n"
+        "[user] what do you do for a living ?\n[assistant]"
+    )
+    assert len(r.respond(toy_samples()[:2])) == 2
+    with pytest.raises(InputError, match="no chat template"):
+        HFResponder(cfg(tiny_generator(tmp_path / "plain", "gpt2"), chat_template=True), quiet=True)

@@ -1,0 +1,138 @@
+"""Resume: a killed run finishes with the same file as a clean run; other settings are refused."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from consistest.dataset import write_samples
+from consistest.errors import InputError
+from consistest.schema import Sample
+from consistest.scoring.genconfig import GenerationConfig
+from consistest.scoring.generate import generate_responses
+from tests.helpers import run_cli
+from tests.tiny_models import tiny_generator
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)
+
+PERSONA_TEXT = "i have two dogs and a cat . i work as a teacher in a small town ."
+QUESTIONS = [
+    "do you have any pets ?",
+    "what do you do for a living ?",
+    "are you married ?",
+    "do you like music ?",
+]
+
+
+def many_samples(n: int = 16) -> list[Sample]:
+    """``n`` samples with distinct inputs (the persona grows with the index)."""
+    words = PERSONA_TEXT.split()
+    out = []
+    for i in range(n):
+        q = QUESTIONS[i % len(QUESTIONS)]
+        persona = [" ".join(words[: 3 + i])]
+        fixed = dict(
+            answer="yes", fact="i have two dogs .", nli_premise="", source="pers", type="yn", turn=-1
+        )
+        out.append(Sample(f"s{i:02d}", f"q{i}", "d", persona, [q], q, distance=0, **fixed))
+    return out
+
+
+@pytest.fixture(scope="module")
+def gpt2(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tiny_generator(tmp_path_factory.mktemp("resume") / "gpt2", "gpt2")
+
+
+ARGS = ("--max-new-tokens", "120", "--batch-size", "2", "--device", "cpu", "--quiet")
+
+
+def _lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def test_killed_run_resumes_to_the_clean_file(gpt2: Path, tmp_path: Path) -> None:
+    samples = many_samples()
+    data = tmp_path / "data"
+    write_samples(data, samples, "jsonl")
+    run = tmp_path / "killed"
+    main = "from consistest.cli.main import main; main()"
+    cmd = [
+        sys.executable,
+        "-c",
+        main,
+        "generate",
+        "--dataset",
+        str(data),
+        "--model",
+        str(gpt2),
+        "--out",
+        str(run),
+    ]
+    cmd += ARGS
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while _lines(run / "responses.jsonl") < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+    proc.kill()
+    proc.wait()
+    written = _lines(run / "responses.jsonl")
+    assert 2 <= written < len(samples), f"the run was not interrupted mid-way ({written} lines)"
+    with open(run / "responses.jsonl", "a", encoding="utf-8") as f:
+        f.write('{"id": "s0')  # a line cut by the kill
+    cfg = GenerationConfig(model=str(gpt2), max_new_tokens=120, batch_size=2, device="cpu")
+    resumed = generate_responses(cfg, samples, run, quiet=True)
+    clean = generate_responses(cfg, samples, tmp_path / "clean", quiet=True)
+    assert resumed.read_bytes() == clean.read_bytes()
+    ids = [json.loads(line)["id"] for line in resumed.read_text().splitlines()]
+    assert ids == [s.id for s in samples]
+    assert json.loads((run / "generation.json").read_text())["complete"] is True
+
+
+def test_settings_mismatch_is_refused_unless_overwrite(tmp_path: Path) -> None:
+    samples = many_samples(4)
+    base = GenerationConfig(model="baseline:oracle")
+    generate_responses(base, samples, tmp_path, quiet=True)
+    with pytest.raises(InputError, match="settings differ.*model"):
+        generate_responses(replace(base, model="baseline:generic"), samples, tmp_path, quiet=True)
+    with pytest.raises(InputError, match="settings differ.*input_variant"):
+        generate_responses(replace(base, input_variant="fact-question"), samples, tmp_path, quiet=True)
+    with pytest.raises(InputError, match="different dataset"):
+        generate_responses(base, many_samples(5), tmp_path, quiet=True)
+    out = generate_responses(
+        replace(base, model="baseline:generic", overwrite=True), samples, tmp_path, quiet=True
+    )
+    assert {json.loads(x)["response"] for x in out.read_text().splitlines()} == {"i don't know ."}
+
+
+def test_cli_refuses_other_settings_in_one_line(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    write_samples(data, many_samples(3), "jsonl")
+    assert (
+        run_cli(
+            "generate", "--dataset", data, "--model", "baseline:oracle", "--out", tmp_path / "r", "-q"
+        ).exit_code
+        == 0
+    )
+    res = run_cli(
+        "generate", "--dataset", data, "--model", "baseline:retrieval", "--out", tmp_path / "r", "-q"
+    )
+    assert res.exit_code == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "--overwrite" in res.stderr and "baseline:oracle" in res.stderr
+
+
+def test_foreign_or_duplicate_lines_are_errors(tmp_path: Path) -> None:
+    samples = many_samples(3)
+    cfg = GenerationConfig(model="baseline:generic")
+    out = generate_responses(cfg, samples, tmp_path, quiet=True)
+    out.write_text(out.read_text() + out.read_text().splitlines()[0] + "\n")
+    with pytest.raises(InputError, match="duplicate id"):
+        generate_responses(cfg, samples, tmp_path, quiet=True)

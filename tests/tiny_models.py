@@ -1,0 +1,215 @@
+"""Tiny models built from a config with a tokenizer trained on the fly: no download, seconds on CPU.
+
+Shared by the test suites (extend additively). Each builder saves to a directory that
+``from_pretrained`` (and so ``consistest.scoring.nli.load_nli``) loads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+TINY_CORPUS: tuple[str, ...] = (
+    "i have two dogs and a cat .",
+    "do you have any pets ? yes i do , i have a dog .",
+    "i work as a teacher in a small town .",
+    "what do you do for a living ? i am a nurse .",
+    "my favorite color is blue . i like to read books .",
+    "i do not like swimming . i can't swim .",
+    "are you married ? no , i am single .",
+    "i live in texas with my family . i love pizza and music .",
+    "contradiction neutral entailment premise hypothesis",
+)
+
+
+def train_tokenizer(
+    directory: str | Path | None = None, corpus: Sequence[str] = TINY_CORPUS, vocab: int = 300
+):
+    """A byte-level BPE tokenizer with RoBERTa's special tokens, wrapped in PreTrainedTokenizerFast."""
+    from tokenizers import ByteLevelBPETokenizer
+    from tokenizers.processors import RobertaProcessing
+    from transformers import PreTrainedTokenizerFast
+
+    specials = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(list(corpus) * 2, vocab_size=vocab, min_frequency=1, special_tokens=specials)
+    bpe._tokenizer.post_processor = RobertaProcessing(
+        ("</s>", bpe.token_to_id("</s>")), ("<s>", bpe.token_to_id("<s>"))
+    )
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=bpe._tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        sep_token="</s>",
+        cls_token="<s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        mask_token="<mask>",
+        model_max_length=64,
+    )
+    if directory is not None:
+        tok.save_pretrained(str(directory))
+    return tok
+
+
+def tiny_roberta_classifier(
+    directory: str | Path,
+    id2label: Mapping[int, str] | None = None,
+    *,
+    seed: int = 0,
+    layers: int = 2,
+    hidden: int = 32,
+    max_positions: int = 66,
+) -> Path:
+    """Save a random 2-layer RoBERTa sequence classifier + tokenizer to ``directory``; return it."""
+    import torch
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    tok = train_tokenizer(directory)
+    id2label = dict(id2label or {0: "CONTRADICTION", 1: "neutral", 2: "Entailment"})
+    cfg = RobertaConfig(
+        vocab_size=len(tok),
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=2,
+        intermediate_size=hidden * 2,
+        max_position_embeddings=max_positions,
+        pad_token_id=tok.pad_token_id,
+        bos_token_id=tok.bos_token_id,
+        eos_token_id=tok.eos_token_id,
+        num_labels=len(id2label),
+        id2label={int(k): v for k, v in id2label.items()},
+        label2id={v: int(k) for k, v in id2label.items()},
+    )
+    torch.manual_seed(seed)
+    model = RobertaForSequenceClassification(cfg)
+    model.save_pretrained(str(directory))
+    return directory
+
+
+# --- Tiny generators (BART, T5, GPT-2) for the generation tests -------------------------------------------
+
+SPEAKER_TOKENS: tuple[str, str] = ("<user>", "<agent>")
+
+
+def train_dialogue_tokenizer(
+    kind: str = "bart",
+    directory: str | Path | None = None,
+    *,
+    speaker_tokens: Sequence[str] = SPEAKER_TOKENS,
+    corpus: Sequence[str] = TINY_CORPUS,
+    vocab: int = 300,
+):
+    """A byte-level BPE tokenizer laid out like ``kind``'s: BART adds <s>..</s>, T5 adds </s>, GPT-2 nothing.
+
+    ``speaker_tokens`` become extra special tokens (one id each); pass ``()`` for a model never fine-tuned
+    with them.
+    """
+    from tokenizers import ByteLevelBPETokenizer
+    from tokenizers.processors import RobertaProcessing, TemplateProcessing
+    from transformers import PreTrainedTokenizerFast
+
+    specials = ["<pad>", "</s>", "<unk>", "<s>"]
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(list(corpus) * 2, vocab_size=vocab, min_frequency=1, special_tokens=specials)
+    eos, bos = ("</s>", bpe.token_to_id("</s>")), ("<s>", bpe.token_to_id("<s>"))
+    if kind == "bart":
+        bpe._tokenizer.post_processor = RobertaProcessing(eos, bos)
+    elif kind == "t5":
+        bpe._tokenizer.post_processor = TemplateProcessing(
+            single="$A </s>", pair="$A </s> $B </s>", special_tokens=[eos]
+        )
+    elif kind != "gpt2":
+        raise ValueError(f"unknown kind {kind!r}")
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=bpe._tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        model_max_length=256,
+    )
+    if speaker_tokens:
+        tok.add_special_tokens({"extra_special_tokens": list(speaker_tokens)})
+    if directory is not None:
+        tok.save_pretrained(str(directory))
+    return tok
+
+
+def tiny_generator(
+    directory: str | Path,
+    kind: str = "bart",
+    *,
+    seed: int = 0,
+    hidden: int = 32,
+    speaker_tokens: Sequence[str] = SPEAKER_TOKENS,
+    init_std: float = 1.0,
+) -> Path:
+    """Save a random 2-layer BART / T5 / GPT-2 and its tokenizer to ``directory``; return it.
+
+    Weight matrices are redrawn from N(0, ``init_std``) so greedy outputs vary with the input (a model at
+    the default tiny init answers every input with the same token).
+    """
+    import torch
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    tok = train_dialogue_tokenizer(kind, directory, speaker_tokens=speaker_tokens)
+    ids = dict(pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id, bos_token_id=tok.bos_token_id)
+    torch.manual_seed(seed)
+    if kind == "bart":
+        from transformers import BartConfig, BartForConditionalGeneration
+
+        cfg = BartConfig(
+            vocab_size=len(tok), d_model=hidden, encoder_layers=2, decoder_layers=2,
+            encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=hidden * 2,
+            decoder_ffn_dim=hidden * 2, max_position_embeddings=256, decoder_start_token_id=tok.eos_token_id,
+            forced_bos_token_id=None, forced_eos_token_id=None, **ids,
+        )  # fmt: skip
+        model = BartForConditionalGeneration(cfg)
+    elif kind == "t5":
+        from transformers import T5Config, T5ForConditionalGeneration
+
+        cfg = T5Config(
+            vocab_size=len(tok), d_model=hidden, d_kv=16, d_ff=hidden * 2, num_layers=2, num_heads=2,
+            decoder_start_token_id=tok.pad_token_id, **ids,
+        )  # fmt: skip
+        model = T5ForConditionalGeneration(cfg)
+    elif kind == "gpt2":
+        from transformers import GPT2Config, GPT2LMHeadModel
+
+        cfg = GPT2Config(vocab_size=len(tok), n_embd=hidden, n_layer=2, n_head=2, n_positions=256, **ids)
+        model = GPT2LMHeadModel(cfg)
+    else:
+        raise ValueError(f"unknown kind {kind!r}")
+    with torch.no_grad():
+        for p in model.parameters():
+            if p.dim() > 1:
+                p.normal_(0.0, init_std)
+    model.save_pretrained(str(directory))
+    return directory
+
+
+# --- Tiny extractive QA (the question builders' answerer) --------------------------------------------------
+
+
+def tiny_extractive_qa(
+    directory: str | Path, *, seed: int = 0, hidden: int = 32, max_positions: int = 130
+) -> Path:
+    """Save a random 2-layer RobertaForQuestionAnswering + byte-level tokenizer to ``directory``."""
+    import torch
+    from transformers import RobertaConfig, RobertaForQuestionAnswering
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    tok = train_tokenizer(directory)
+    cfg = RobertaConfig(
+        vocab_size=len(tok), hidden_size=hidden, num_hidden_layers=2, num_attention_heads=2,
+        intermediate_size=hidden * 2, max_position_embeddings=max_positions, pad_token_id=tok.pad_token_id,
+        bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    RobertaForQuestionAnswering(cfg).save_pretrained(str(directory))
+    return directory
