@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from consistest.builders.qagen.pipeline import QAGenConfig, generate_qas, write_qas
+from consistest.builders.qagen.pipeline import QAGenConfig, _cap_history_yn, generate_qas, write_qas
 from consistest.builders.qagen.sources import normalise, statement_pieces, strip_punct
 from consistest.protocols import Answerer, QuestionGenerator
 from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
-from consistest.schema import Dialogue
+from consistest.schema import QA, Dialogue
 
 
 class FakeQG:
@@ -124,3 +124,28 @@ def test_auto_falls_back_to_rules(dialogues: list[Dialogue], tmp_path: Path, cap
 def test_bad_generator_name() -> None:
     with pytest.raises(ValueError, match="wh_generator"):
         QAGenConfig(wh_generator="magic")
+
+
+def _hist_yn(q: str, turn: int, neg: bool) -> QA:
+    return QA(q=q, a="no" if neg else "yes", c=f"fact {turn}", source="hist", type="yn", turn=turn,
+              dialog="d", generator="rules", template="yn.do.neg" if neg else "yn.do")  # fmt: skip
+
+
+def test_history_yn_kept_sparse() -> None:
+    """One negated Y/N per agent utterance; a short positive one only when no negated one exists."""
+    neg = [_hist_yn("do you like clowns?", 0, True), _hist_yn("do you eat meat?", 0, True),
+           _hist_yn("can you drive?", 2, True)]  # fmt: skip
+    pos = [_hist_yn("do you like pizza?", 1, False), _hist_yn("do you have a lot of dogs?", 3, False)]
+    wh = QA(q="how many dogs do you have?", a="two", c="fact 3", source="hist", type="wh", turn=3)
+    kept = _cap_history_yn([*neg, *pos, wh])
+    assert [qa.q for qa in kept] == ["do you like clowns?", "can you drive?", "how many dogs do you have?"]
+    kept = _cap_history_yn([*pos, wh])  # no negated statement: the shortest positive (<= 4 words)
+    assert [qa.q for qa in kept] == ["do you like pizza?", "how many dogs do you have?"]
+
+
+def test_real_history_yn_at_most_one_negated_per_turn(rules_result) -> None:
+    for qas in rules_result.history_qas.values():
+        yn = [qa for qa in qas if qa.source == "hist" and qa.type == "yn"]
+        turns = [qa.turn for qa in yn]
+        assert len(turns) == len(set(turns)) and len(yn) <= len(qas)
+        assert all(".neg" in qa.template for qa in yn) or len(yn) <= 1

@@ -8,12 +8,19 @@ from collections import Counter
 
 import pytest
 
+from consistest.builders.qagen.clauses import coordinated, core
 from consistest.builders.qagen.filters import filter_qas, is_exclusive, malformed_reason, truth_in_fact
 from consistest.builders.qagen.parse import parse
 from consistest.builders.qagen.polarity import answer_polarity, drop_negation, is_negated, swap_person
 from consistest.builders.qagen.sources import informative, normalise, split_clauses, statement_pieces
 from consistest.builders.qagen.wh_rules import wh_questions
-from consistest.builders.qagen.yn_templates import build_pool, counterfactual, fix_articles, yn_question
+from consistest.builders.qagen.yn_templates import (
+    build_pool,
+    counterfactual,
+    fix_articles,
+    history_worthy,
+    yn_question,
+)
 from consistest.schema import QA
 
 pytest.importorskip("spacy")
@@ -125,6 +132,9 @@ YN_CASES = [
     ("i can not swim", "can you swim?", "no", "yn.aux.neg"),
     ("i am not a good swimmer", "are you a good swimmer?", "no", "yn.be.neg"),
     ("i have no pets", "do you have any pets?", "no", "yn.do.neg"),
+    ("i love horses", "do you like horses?", "yes", "yn.do"),  # the curated phrasing, implied by love
+    ("i enjoy reading", "do you like reading?", "yes", "yn.do"),
+    ("i do not love my job", "do you love your job?", "no", "yn.do.neg"),  # not loving != not liking
 ]
 
 
@@ -153,6 +163,52 @@ def test_counterfactual_swaps_same_kind_from_corpus() -> None:
     assert counterfactual(neg, yn_question(neg), pool, random.Random("x")) is None
 
 
+@pytest.mark.parametrize(
+    ("statement", "parts"),
+    [
+        ("i drive a big truck and live in country", ["i drive a big truck", "i live in country"]),
+        (
+            "i am a recording engineer and own my own studio",
+            ["i am a recording engineer", "i own my own studio"],
+        ),
+        ("my wife left me and took my children", ["my wife left me", "my wife took my children"]),
+        ("i love cats and dogs", []),  # coordinated objects, one verb: nothing to split
+        ("i am overweight and unhappy", []),
+    ],
+)
+def test_coordinated_verb_phrases(statement: str, parts: list[str]) -> None:
+    assert coordinated(parse(statement)) == parts
+
+
+@pytest.mark.parametrize(
+    ("statement", "question", "truth"),
+    [
+        ("i work at a bar at night to pay for college", "do you work at a bar?", "yes"),
+        ("i have two grown children who never visit", "do you have two grown children?", "yes"),
+        ("i am now looking for a new job", "are you looking for a new job?", "yes"),
+        ("i wear a motorbike helmet to protect my head", "do you wear a motorbike helmet?", "yes"),
+        ("i will retire in a few years", "will you retire in a few years?", "yes"),  # short: kept whole
+    ],
+)
+def test_core_trims_yn_question(statement: str, question: str, truth: str) -> None:
+    q = yn_question(core(parse(statement)))
+    assert q is not None and (q.q, q.a) == (question, truth)
+
+
+@pytest.mark.parametrize(
+    ("statement", "worthy"),
+    [
+        ("i do not like clowns", True),  # do-support: the fact is in "like"
+        ("i can not drive", True),  # a negated ability is a clear fact
+        ("i can drive", False),  # a bare positive modal is not
+        ("i have a dog today", False),
+        ("i like pizza", True),
+    ],
+)
+def test_history_worthy(statement: str, worthy: bool) -> None:
+    assert history_worthy(parse(statement)) is worthy
+
+
 def test_fix_articles() -> None:
     assert fix_articles("are you a engineer?") == "are you an engineer?"
     assert fix_articles("are you an nurse?") == "are you a nurse?"
@@ -174,6 +230,27 @@ WH_CASES = [
     ("i won a gold medal in 1992", "when did you win a gold medal?", "1992", "wh.when"),
     ("i drive a ford pinto", "what kind of car do you drive?", "ford pinto", "wh.drive"),
     ("my parents were teachers", "what did your parents do?", "teachers", "wh.their_job"),
+    ("i am married with two kids", "how many kids do you have?", "two", "wh.count"),
+    ("i have one brother", "how many brothers do you have?", "one", "wh.count"),
+    ("i have a hat collection of over 1000 hats", "how many hats do you have?", "1000", "wh.count"),
+    ("i am a 46 year old single dad", "how old are you?", "46", "wh.age"),
+    ("i turned 18 years old yesterday", "how old are you?", "18", "wh.age"),
+    ("my pets name is charlie", "what is your pet's name?", "charlie", "wh.name_of"),
+    ("i have blue eyes and red hair", "what color is your hair?", "red", "wh.color"),
+    ("i have short brown hair", "what color is your hair?", "brown", "wh.color"),
+    ("i am a construction worker", "what do you do?", "construction worker", "wh.job"),
+    ("i am a mechanical engineer", "what type of engineer are you?", "mechanical engineer", "wh.job_type"),
+    ("i have a black lab", "what type of lab do you have?", "black lab", "wh.kind"),
+    ("knitting is my passion", "what is your passion?", "knitting", "wh.my_attr"),
+    ("my current goal is to run a k", "what is your current goal?", "to run a k", "wh.my_attr"),
+    ("my pet turtle is my best friend", "who is your best friend?", "my pet turtle", "wh.my_attr"),
+    ("my dad taught me everything i know", "who taught you everything you know?", "my dad", "wh.who_subj"),
+    ("i wear a helmet to protect my head", "what do you wear to protect your head?", "helmet", "wh.object"),
+    ("i lost my hat while skateboarding", "what did you lose while skateboarding?", "my hat", "wh.object"),
+    ("i live with my husband", "who do you live with?", "my husband", "wh.prep"),
+    ("i compete in dog agility classes", "what do you compete in?", "dog agility classes", "wh.prep"),
+    ("i have been a nurse for ten years", "how long have you been a nurse?", "ten years", "wh.how_long"),
+    ("i have a pet turtle", "what type of pet do you have?", "turtle", "wh.pet_kind"),
 ]
 
 
@@ -190,6 +267,11 @@ def test_wh_rules(statement: str, question: str, answer: str, template: str) -> 
         "i do not have two dogs",
         "i like to read books",
         "i want to be a teacher when i grow up",
+        "i eat chocolate bars while playing",  # an open preference: no "what do you eat?"
+        "i prefer horchata",
+        "my hair is long",  # an adjective is no attribute value
+        "my mom is a saint",  # "what is your mom?" makes no sense
+        "i broke my leg and so i work there now",  # the cut would leave "what did you break and?"
     ],
 )
 def test_wh_rules_ask_nothing_open_or_negated(statement: str) -> None:
@@ -205,6 +287,12 @@ def test_wh_rules_ask_nothing_open_or_negated(statement: str) -> None:
         ("how many cats do you have?", True),
         ("where do you live?", True),
         ("what is your name?", True),
+        ("what do you compete in?", True),  # the auxiliary "do" is no open verb
+        ("what do you do?", True),  # the job
+        ("what do you do on weekends?", False),
+        ("what do you have?", False),  # one of the many things one has
+        ("what type of lab do you have?", True),
+        ("what kind of books do you like?", False),
     ],
 )
 def test_exclusivity(question: str, exclusive: bool) -> None:

@@ -28,7 +28,9 @@ def test_score_model_baseline_end_to_end(demo: Path, tmp_path: Path) -> None:
     summary = json.loads((run / "summary.json").read_text())
     assert summary["signature"].endswith("|v:0.1.0") and summary["signature"] in r.stdout
     # Re-running resumes: nothing is generated again and the scores are identical.
-    again = run_cli("score", "--dataset", demo, "--model", "baseline:oracle", "--nli", "none", "--out", run, "-q")
+    again = run_cli(
+        "score", "--dataset", demo, "--model", "baseline:oracle", "--nli", "none", "--out", run, "-q"
+    )
     assert again.exit_code == 0 and again.stdout == r.stdout
 
 

@@ -5,4 +5,4 @@ Entry points: :func:`consistest.builders.qagen.pipeline.generate_qas` and ``writ
 
 from __future__ import annotations
 
-QAGEN_VERSION = "qagen-1"
+QAGEN_VERSION = "qagen-2"

@@ -25,7 +25,7 @@ def _join(toks: Sequence[Tok]) -> str:
 
 
 def coordinated(toks: Sequence[Tok]) -> list[str]:
-    """"i drive a truck and live in the country" -> ["i drive a truck", "i live in the country"]:
+    """ "i drive a truck and live in the country" -> ["i drive a truck", "i live in the country"]:
     the root clause and each conjoined verb phrase that shares its subject; [] when nothing to split."""
     root = _root(toks)
     if root is None:
@@ -59,17 +59,21 @@ def core(toks: Sequence[Tok], max_words: int = 7) -> list[Tok]:
     root = _root(kept)
     if root is None or len(kept) <= max_words:
         return kept
-    drop: set[int] = set()
+    cuts: list[set[int]] = []
     complement_seen = False
     for c in children(kept, root.i):
         if c.i < root.i:
             continue
         if c.dep in _TRIM_DEPS or (c.dep == "prep" and complement_seen):
-            drop |= {x.i for x in subtree(kept, c.i)}
+            cuts.append({x.i for x in subtree(kept, c.i)})
         elif c.dep in ("dobj", "attr", "acomp", "prep", "xcomp", "ccomp", "oprd"):
             complement_seen = True
-    for t in kept:  # relative clauses on the complement ("two children who never visit")
-        if t.dep in ("relcl", "acl") and t.i not in drop and t.head != root.i:
-            drop |= {x.i for x in subtree(kept, t.i)}
+    # relative clauses on the complement ("two children who never visit")
+    rel = [t for t in kept if t.dep in ("relcl", "acl") and t.head != root.i]
+    cuts += [{x.i for x in subtree(kept, t.i)} for t in rel]
+    drop: set[int] = set()
+    for cut in cuts:  # a cut that would orphan a kept word ("bird [watching]") is not made
+        if not any(t.head in cut and t.i not in cut | drop for t in kept):
+            drop |= cut
     out = [t for t in kept if t.i not in drop]
     return out if len(out) >= 3 else kept

@@ -58,8 +58,13 @@ def is_exclusive(q: str) -> bool:
         return True
     if {"favorite", "favourite", "name", "color", "colour", "job", "living", "old"} & set(ws):
         return True
+    if ws[-1] == "do" and len(ws) <= 4:  # "what do you do?" / "what does your mom do?": the job
+        return True
     open_verbs = set(lexicon()["open_preference_verbs"])
-    return not any(w in open_verbs for w in ws[1:])
+    if len(ws) > 1 and ws[1] in ("do", "does", "did"):  # a bare "what do you have?" asks one of the
+        open_verbs |= {"have", "own", "get", "need", "make", "buy"}  # many things one has
+    aux = {k for k, w in enumerate(ws[:-1]) if w in ("do", "does", "did") and ws[k + 1] in ("you", "your")}
+    return not any(w in open_verbs for k, w in enumerate(ws) if k > 0 and k not in aux)
 
 
 def well_formed(qa: QA) -> bool:

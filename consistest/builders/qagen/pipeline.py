@@ -28,6 +28,7 @@ from consistest.protocols import Answerer, QuestionGenerator
 from consistest.schema import QA, Dialogue
 
 WH_GENERATORS = ("rules", "neural", "auto")
+HIST_YN_MAX_WORDS = (4, 8)  # longest history Y/N question kept: (positive, negated)
 
 
 @dataclass(frozen=True)
@@ -87,29 +88,59 @@ def _questions_by_piece(
 ):
     """piece -> (yes/no questions, WH questions) made by templates/rules or the neural models;
     history-only pieces get Y/N questions only when ``history_worthy``."""
+    from consistest.builders.qagen.clauses import coordinated, core
     from consistest.builders.qagen.parse import parse_all
     from consistest.builders.qagen.wh_neural import neural_wh
     from consistest.builders.qagen.wh_rules import wh_questions
     from consistest.builders.qagen.yn_templates import build_pool, counterfactual, history_worthy, yn_question
 
     parsed = parse_all(pieces, quiet=quiet)
-    pool = build_pool([parsed[p] for p in pieces])
+    subs = {p: coordinated(parsed[p]) for p in pieces}  # "i x and y" -> "i x", "i y"
+    texts = list(dict.fromkeys([*pieces, *(s for p in pieces for s in subs[p])]))
+    parsed.update(parse_all([t for t in texts if t not in parsed]))
+    pool = build_pool([parsed[t] for t in texts])
     if mode == "neural":
         wh = dict(zip(pieces, neural_wh(pieces, qg, answerer, cfg.min_qa_confidence, cfg.max_answer_tokens),
                       strict=True))  # fmt: skip
     else:
-        wh = {p: wh_questions(parsed[p], cfg.max_answer_tokens) for p in pieces}
+        wh = {t: wh_questions(parsed[t], cfg.max_answer_tokens) for t in texts}
     out: dict[str, tuple[list[Question], list[Question]]] = {}
     for p in pieces:
         yn: list[Question] = []
-        base = yn_question(parsed[p]) if p in persona_pieces or history_worthy(parsed[p]) else None
-        if base is not None:
+        for unit in subs[p] or [p]:
+            toks = core(parsed[unit])
+            base = yn_question(toks) if p in persona_pieces or history_worthy(toks) else None
+            if base is None:
+                continue
             yn.append(base)
-            rng = random.Random(f"{cfg.seed}:{p}")  # seeded by content, not by order
-            cf = counterfactual(parsed[p], base, pool, rng) if cfg.counterfactual else None
+            rng = random.Random(f"{cfg.seed}:{unit}")  # seeded by content, not by order
+            cf = counterfactual(toks, base, pool, rng) if cfg.counterfactual and p in persona_pieces else None
             yn.extend([cf] if cf else [])
-        out[p] = (yn, wh[p])
+        whs = [*wh[p], *(q for s in subs[p] for q in wh.get(s, []))]
+        out[p] = (yn, list({q.q: q for q in reversed(whs)}.values())[::-1])
     return out
+
+
+def _cap_history_yn(qas: list[QA], per_dialogue: int = 1) -> list[QA]:
+    """History Y/N of one dialogue, kept sparse like the paper's (about 1 in 5 history QAs): every
+    negated statement, at most one per agent utterance (its "no" is the informative truth), else the
+    ``per_dialogue`` shortest positive ones (short statements are the clear facts: "i love horses");
+    long questions (HIST_YN_MAX_WORDS) are dropped: they copy chatty clauses, not facts."""
+    keep: set[int] = set()
+    neg_turns: set[int] = set()
+    positives = []
+    for k, qa in enumerate(qas):
+        if qa.source != "hist" or qa.type != "yn":
+            continue
+        n_words = len(qa.q.split())
+        if ".neg" not in qa.template:
+            positives.extend([(n_words, k, qa)] if n_words <= HIST_YN_MAX_WORDS[0] else [])
+        elif qa.turn not in neg_turns and n_words <= HIST_YN_MAX_WORDS[1]:
+            neg_turns.add(qa.turn)
+            keep.add(id(qa))
+    if not keep:  # a positive one only where the dialogue gave no negated statement
+        keep |= {id(qa) for _, _, qa in sorted(positives, key=lambda x: x[:2])[:per_dialogue]}
+    return [qa for qa in qas if qa.type != "yn" or qa.source != "hist" or id(qa) in keep]
 
 
 def _qas_of(fact: Fact, qs: dict[str, tuple[list[Question], list[Question]]], mode: str) -> list[QA]:
@@ -154,6 +185,7 @@ def generate_qas(
     history: dict[str, list[QA]] = {}
     for d in progress(dialogues, quiet=quiet, desc="history QAs"):
         kept = [qa for f in hfacts[d.dialog_id] for qa in filter_qas(_qas_of(f, qs, mode), dropped)]
+        kept = _cap_history_yn(kept)
         kept += filter_qas(extract_qas(d, cfg.max_answer_tokens), dropped)
         if kept:
             history[d.dialog_id] = kept

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from consistest.builders.qagen.parse import Tok, subtree
 from consistest.builders.qagen.polarity import is_negated
 from consistest.builders.qagen.sources import lexicon
+from consistest.builders.qagen.wh_generic import GENERIC_RULES
 from consistest.builders.qagen.yn_templates import Question, number_slots, yn_question
 
 NUM = r"(\d+|" + "|".join(lexicon()["number_words"]) + r")"
@@ -63,14 +64,38 @@ def rule_count(toks: Sequence[Tok]) -> list[Question]:
             body = _without(toks, {x.i for x in np})
             if body and noun and not body.startswith(("are", "is", "were", "was")):
                 out.append(Question(f"how many {_text(noun)} {body}?", t.text, "wh.count"))
-    return out[:1]
+    return out[:1] or _count_owned(toks)
+
+
+def _plural(noun: str) -> str:
+    irregular = {"child": "children", "person": "people", "man": "men", "woman": "women", "wife": "wives"}
+    if noun in irregular or noun.endswith("s"):
+        return irregular.get(noun, noun)
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + ("es" if noun.endswith(("ch", "sh", "x")) else "s")
+
+
+def _count_owned(toks: Sequence[Tok]) -> list[Question]:
+    """i am married with two kids / i have a collection of 1000 hats / i have one brother ->
+    how many kids / hats / brothers do you have?"""
+    text = _plain(toks)
+    num = NUM[:-1] + "|one)"
+    m = re.search(rf"\b(?:with|of|have|own) (?:over |about |almost |nearly )?{num} (\w+)$", text)
+    if not m or not text.startswith(("i have ", "i own ", "i am ", "i live ")):
+        return []
+    noun = m.group(2)
+    kinds = ("NN", "NNS") if m.group(1) == "one" else ("NNS",)
+    if not any(t.text == noun and t.tag in kinds for t in toks) or noun in ("years", "times", "hours"):
+        return []
+    return [Question(f"how many {_plural(noun)} do you have?", m.group(1), "wh.count")]
 
 
 def rule_age(toks: Sequence[Tok]) -> list[Question]:
     """i am 33 years old / i am 33 / i turned 18 -> how old are you? / 33."""
     text = _plain(toks)
-    m = re.match(rf"^i (?:am|turned|will be|just turned) {NUM}(?: years? old)?$", text) or re.match(
-        rf"^i am an? {NUM} years? old\b", text
+    m = re.search(rf"\bi (?:am|turned|will be|just turned) (?:an? )?{NUM} ?years? old\b", text) or re.match(
+        rf"^i (?:am|turned|will be|just turned) {NUM}$", text
     )
     return [Question("how old are you?", m.group(1), "wh.age")] if m else []
 
@@ -82,6 +107,7 @@ def rule_name(toks: Sequence[Tok]) -> list[Question]:
         return [Question("what is your name?", m.group(1), "wh.name")]
     m = re.match(r"^(?:i have an? (?:\w+ )*?|my )(\w+) (?:is )?(?:named|called) (\w+(?: \w+)?)$", text)
     m = m or re.match(r"^my (\w+) 's name is (\w+(?: \w+)?)$", text)
+    m = m or re.match(r"^my (\w+?)s name is (\w+(?: \w+)?)$", text)  # "my pets name is charlie"
     if m:
         return [Question(f"what is your {m.group(1)}'s name?", m.group(2), "wh.name_of")]
     return []
@@ -106,11 +132,13 @@ def rule_color(toks: Sequence[Tok]) -> list[Question]:
     m = re.match(rf"^my (\w+) (is|are) ({colors})$", text)
     if m:
         return [Question(f"what color {m.group(2)} your {m.group(1)}?", m.group(3), "wh.color")]
-    m = re.match(rf"^i (?:have|got) ({colors}) (hair|eyes)\b", text)
-    if m:
+    if not text.startswith(("i have ", "i got ")):
+        return []
+    out = []  # "i have light skin with big brown eyes and red hair": both colours are asked
+    for m in re.finditer(rf"\b({colors}) (?:\w+ )?(hair|eyes)\b", text):
         verb = "are" if m.group(2) == "eyes" else "is"
-        return [Question(f"what color {verb} your {m.group(2)}?", m.group(1), "wh.color")]
-    return []
+        out.append(Question(f"what color {verb} your {m.group(2)}?", m.group(1), "wh.color"))
+    return out
 
 
 def _pobj_after(toks: Sequence[Tok], lemmas: tuple[str, ...], preps: tuple[str, ...]) -> list[Tok] | None:
@@ -160,7 +188,12 @@ def rule_job(toks: Sequence[Tok]) -> list[Question]:
         )
         if (as_job or is_job) and t.tag.startswith("NN") and toks[t.head].i < 4:
             np = _bare(_np(toks, t.i))
-            return [Question("what do you do for a living?", _text(np), "wh.job")]
+            jobs_q = ("what do you do for a living?", "what do you do?")
+            out = [Question(q, _text(np), "wh.job") for q in jobs_q]
+            mods = [x for x in np if x.i < t.i and x.dep in ("amod", "compound") and not x.is_num]
+            if mods and is_job:  # i am a mechanical engineer -> what type of engineer are you?
+                out.append(Question(f"what type of {t.text} are you?", _text(np), "wh.job_type"))
+            return out
     return []
 
 
@@ -176,7 +209,7 @@ def rule_kind(toks: Sequence[Tok]) -> list[Question]:
             if mods and len(np) <= 4 and not clause:
                 body = _without(toks, {x.i for x in _np(toks, t.i)})
                 if body and body.startswith(("do ", "did ")):
-                    return [Question(f"what kind of {t.text} {body}?", _text(np), "wh.kind")]
+                    return [Question(f"what type of {t.text} {body}?", _text(np), "wh.kind")]
     return []
 
 
@@ -247,7 +280,7 @@ def wh_questions(toks: Sequence[Tok], max_answer_tokens: int = 5) -> list[Questi
     if not toks or is_negated([t.text for t in toks]):
         return []
     out: list[Question] = []
-    for rule in RULES:
+    for rule in (*RULES, *GENERIC_RULES):
         for q in rule(toks):
             if 0 < len(q.a.split()) <= max_answer_tokens:
                 out.append(q)

@@ -19,6 +19,7 @@ from consistest.builders.qagen.polarity import drop_negation, swap_person
 from consistest.builders.qagen.sources import lexicon
 
 MAX_QUESTION_WORDS = 22
+_LIKE = ("love", "enjoy", "adore")  # asked as "do you like ...?", the curated phrasing (and implied)
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,8 @@ def yn_question(toks: Sequence[Tok]) -> Question | None:
         return None
     word, kind, consumed = head
     neg = any(w in lexicon()["negations"] for w in adverbs + rest)
-    body = rest if consumed else [verb.lemma, *rest]
+    lemma = "like" if verb.lemma in _LIKE and not neg else verb.lemma  # i love x -> do you like x?
+    body = rest if consumed else [lemma, *rest]
     body = _clean_tail(drop_negation([w for w in adverbs if w not in ("not", "never")] + body))
     if not body:
         return None
@@ -104,7 +106,11 @@ def history_worthy(toks: Sequence[Tok], max_words: int = 10) -> bool:
         (t for t in toks[v:] if t.tag.startswith("VB") and t.tag not in ("VBG",) or t.lemma == "be"), None
     )
     lemma = toks[v].lemma if toks[v].tag != "MD" else (main.lemma if main else "")
+    if lemma == "do":  # "i do not like clowns": the fact is in the main verb
+        lemma = next((t.lemma for t in toks[v + 1 :] if t.tag == "VB"), lemma)
     content = any(t.tag.startswith(("NN", "JJ", "CD")) for t in toks[v + 1 :])
+    if any(t.text in ("not", "never") for t in toks[v:]):  # "i can not drive", "i do not knit"
+        return lemma in lexicon()["fact_verbs"]
     return lemma in lexicon()["fact_verbs"] and content and toks[v].tag != "MD"
 
 
