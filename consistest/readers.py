@@ -128,7 +128,7 @@ def read_convai2_text(path: str | Path) -> list[Dialogue]:
             triples = _triples(rest, path, lineno)
             if persona.group(1) == "your":
                 cur.persona.append(persona.group(2).strip())
-                cur.persona_triples.append(triples[0] if triples else ())
+                cur.persona_triples.append(tuple(triples))
             else:
                 cur.partner.append(persona.group(2).strip())
             continue

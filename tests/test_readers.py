@@ -27,7 +27,7 @@ def test_two_real_layouts_agree_on_structure(consistest_json: Path, convai2_txt:
 def test_convai2_triples_are_aligned(convai2_txt: Path) -> None:
     d = read_dialogues(convai2_txt)[0]
     assert d.persona[0] == "i read twenty books a year."
-    assert d.persona_triples[0] == ("i", "has_hobby", "reading")
+    assert d.persona_triples[0] == (("i", "has_hobby", "reading"),)
     assert len(d.utterance_triples) == len(d.utterances) == 16
     assert d.utterance_triples[0] == ()
     assert ("i", "favorite_movie", "horror") in d.utterance_triples[2]

@@ -63,16 +63,9 @@ def speaker_units(d: Dialogue) -> Iterable[tuple[str, str, tuple[Triple, ...]]]:
     agent = content_hash("persona", sorted(d.persona))
     user = content_hash("persona", sorted(d.partner_persona)) if d.partner_persona else f"user:{d.dialog_id}"
     for text, triples in zip(d.persona, d.persona_triples, strict=False):
-        yield agent, text, _triples(triples)
+        yield agent, text, triples
     for i, (text, triples) in enumerate(zip(d.utterances, d.utterance_triples, strict=False)):
-        yield (agent if i % 2 else user), text, _triples(triples)
-
-
-def _triples(value: Any) -> tuple[Triple, ...]:
-    """A sentence's triples; accepts a bare triple (3 strings) as well as a tuple of triples."""
-    if len(value) == 3 and all(isinstance(x, str) for x in value):
-        return (tuple(value),)  # type: ignore[return-value]
-    return tuple(tuple(t) for t in value if len(t) == 3)  # type: ignore[misc]
+        yield (agent if i % 2 else user), text, triples
 
 
 def _usable_triples(triples: Sequence[Triple]) -> set[Triple]:
