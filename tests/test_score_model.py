@@ -39,6 +39,10 @@ def test_score_model_limit_scores_the_first_n(demo: Path, tmp_path: Path) -> Non
                 "--out", tmp_path / "r", "--format", "json", "-q")  # fmt: skip
     assert r.exit_code == 0, r.output
     assert len((tmp_path / "r" / "scores.jsonl").read_text().splitlines()) == 5
+    # `generate` into the same run resumes it (same dataset, same settings) and completes it.
+    g = run_cli("generate", "--dataset", demo, "--model", "baseline:generic", "--out", tmp_path / "r", "-q")
+    assert g.exit_code == 0, g.output
+    assert len((tmp_path / "r" / "responses.jsonl").read_text().splitlines()) == 37
 
 
 @pytest.mark.parametrize("extra", [[], ["--responses", "x.jsonl", "--model", "baseline:oracle"]])

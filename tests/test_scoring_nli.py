@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -60,7 +62,11 @@ def test_load_nli_from_local_dir(tiny_nli_dir: Path) -> None:
     nli = load_nli(str(tiny_nli_dir), batch_size=2)
     assert isinstance(nli, NLI)
     assert nli.label_map == {0: "contradiction", 1: "neutral", 2: "entailment"}
-    assert nli_signature(nli) == f"{tiny_nli_dir}[c,n,e]"
+    # A local model is named by its folder and a hash of its files, not by a machine-specific path.
+    assert re.fullmatch(rf"{tiny_nli_dir.name}@[0-9a-f]{{8}}\[c,n,e\]", nli_signature(nli))
+    copy = tiny_nli_dir.parent / "copy" / tiny_nli_dir.name
+    shutil.copytree(tiny_nli_dir, copy)
+    assert nli_signature(load_nli(str(copy))) == nli_signature(nli)
     long = "i have a dog . " * 200  # far past the 64-token limit: truncated, not an error
     pairs = [("i have a dog .", "i do"), (long, "no"), ("i have a dog .", "i do"), ("a", "b"), ("c", "")]
     labels = nli.predict(pairs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -200,7 +201,8 @@ def test_score_with_tiny_nli_model_and_compare(dataset: Path, tmp_path: Path) ->
         "--quiet",
     )
     assert res.exit_code == 0, res.output
-    assert f"nli:{model}[c,n,e]" in res.output and res.output.startswith("| figure")
+    assert res.output.startswith("| figure")
+    assert re.search(rf"nli:{model.name}@[0-9a-f]{{8}}\[c,n,e\]", res.output)
     bad = {k: "" for k in GOOD}
     assert (
         run_cli(

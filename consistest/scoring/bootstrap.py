@@ -15,6 +15,18 @@ def _rng(seed: int, name: str):
     return np.random.default_rng(int(content_hash(seed, name), 16))
 
 
+def _resampled_means(x, rng, n_boot: int):
+    """Means of ``n_boot`` resamples of ``x`` with replacement, drawn in chunks to bound memory."""
+    import numpy as np
+
+    means = np.empty(n_boot)
+    chunk = max(1, 4_000_000 // x.size)
+    for start in range(0, n_boot, chunk):
+        k = min(chunk, n_boot - start)
+        means[start : start + k] = x[rng.integers(0, x.size, size=(k, x.size))].mean(axis=1)
+    return means
+
+
 def bootstrap_ci(
     values: Sequence[float], *, seed: int = 0, name: str = "", n_boot: int = N_BOOT, alpha: float = 0.05
 ) -> tuple[float, float] | None:
@@ -26,12 +38,7 @@ def bootstrap_ci(
         return None
     if x.size == 1 or n_boot <= 0:
         return float(x.mean()), float(x.mean())
-    rng = _rng(seed, name)
-    means = np.empty(n_boot)
-    chunk = max(1, 4_000_000 // x.size)  # bound memory: resample in chunks of draws
-    for start in range(0, n_boot, chunk):
-        k = min(chunk, n_boot - start)
-        means[start : start + k] = x[rng.integers(0, x.size, size=(k, x.size))].mean(axis=1)
+    means = _resampled_means(x, _rng(seed, name), n_boot)
     lo, hi = np.quantile(means, [alpha / 2, 1 - alpha / 2])
     return float(lo), float(hi)
 
@@ -48,12 +55,7 @@ def paired_bootstrap(
     if xa.size == 0:
         return {"n": 0, "delta": None, "ci_low": None, "ci_high": None, "p": None}
     d = xb - xa
-    rng = _rng(seed, f"paired:{name}")
-    boots = np.empty(n_boot)
-    chunk = max(1, 4_000_000 // d.size)
-    for start in range(0, n_boot, chunk):
-        k = min(chunk, n_boot - start)
-        boots[start : start + k] = d[rng.integers(0, d.size, size=(k, d.size))].mean(axis=1)
+    boots = _resampled_means(d, _rng(seed, f"paired:{name}"), n_boot)
     lo, hi = np.quantile(boots, [0.025, 0.975])
     # Two-sided: how often the resampled difference lands on the other side of zero (shifted-null style).
     p = min(1.0, 2 * min(float((boots <= 0).mean()), float((boots >= 0).mean())))

@@ -73,6 +73,12 @@ def _stars(p: float | None) -> str:
     return "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
 
 
+def _p_text(p: float, n_boot: int) -> str:
+    """``p=0.034``; a bootstrap p of 0 only says p < 1/n_boot, so it prints as such."""
+    floor = 1 / max(n_boot, 1)
+    return f"p<{floor:.3g}" if p < floor else f"p={p:.3f}"
+
+
 def render_comparison(cmp: dict[str, Any], fmt: str = "table") -> str:
     """Side-by-side means; each later run's delta vs run 1 with its paired-bootstrap p-value."""
     if fmt == "json":
@@ -85,7 +91,7 @@ def render_comparison(cmp: dict[str, Any], fmt: str = "table") -> str:
         cells = [f["label"]] + [_pct(r["mean"]) for r in f["runs"]]
         for d in f["diffs"]:
             delta = "-" if d["delta"] is None else f"{100 * d['delta']:+.1f}"
-            p = "" if d["p"] is None else f" (p={d['p']:.3f}){_stars(d['p'])}"
+            p = "" if d["p"] is None else f" ({_p_text(d['p'], cmp['bootstrap']['n_boot'])}){_stars(d['p'])}"
             cells.append(delta + p)
         rows.append(cells)
     legend = [f"run{k + 1}: {r['dir']}  {r['signature']}" for k, r in enumerate(cmp["runs"])]

@@ -8,6 +8,7 @@ to the model's limit. torch/transformers are imported lazily.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -178,9 +179,27 @@ def load_nli(
         ) from None
     label_map = resolve_label_map(model.config.id2label, labels)
     model.eval().to(device)
+    name = local_model_name(local) if looks_local else spec
     return HFNLI(
-        model, tokenizer, label_map, name=spec, batch_size=batch_size, device=device, max_length=max_length
+        model, tokenizer, label_map, name=name, batch_size=batch_size, device=device, max_length=max_length
     )
+
+
+def local_model_name(directory: Path) -> str:
+    """``<dir name>@<sha256[:8] of its config and weight files>``: the same model names itself the same on
+    every machine, and a retrained one in the same folder does not."""
+    h = hashlib.sha256()
+    files = sorted(
+        p for p in directory.iterdir() if p.is_file() and p.suffix in (".json", ".safetensors", ".bin")
+    )
+    for path in files:
+        if path.name.startswith("."):
+            continue
+        h.update(path.name.encode())
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return f"{directory.resolve().name}@{h.hexdigest()[:8]}"
 
 
 def nli_from_option(spec: str | None, labels: str | None = None, **kwargs: Any) -> NLI | None:

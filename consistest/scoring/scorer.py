@@ -64,8 +64,8 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         from consistest.scoring.generate import generate_responses
 
         gen = cfg.generation
+        path = generate_responses(gen, samples, cfg.out, quiet=cfg.quiet)  # applies gen.limit itself
         samples = samples if gen.limit is None else samples[: gen.limit]
-        path = generate_responses(gen, samples, cfg.out, quiet=cfg.quiet)
         extra["generation"] = gen.settings()
     else:
         path = Path(cfg.responses)  # type: ignore[arg-type]
