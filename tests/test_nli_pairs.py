@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from consistest.builders.nli_pairs import LABELS, candidate_pairs, collect_sentences, make_pairs
-from consistest.builders.nli_relations import label
+from consistest.builders.nli_relations import EVASIVE_REPLIES, label
 from consistest.readers import read_dialogues
 
 
@@ -43,7 +43,8 @@ def test_no_sentence_crosses_splits_and_balanced(dialogues) -> None:
     rows, stats = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3)
     where: dict[str, set[str]] = {}
     for r in rows:
-        for text in (r["premise"], r["hypothesis"]):
+        texts = (r["premise"],) if r["hypothesis"] in EVASIVE_REPLIES else (r["premise"], r["hypothesis"])
+        for text in texts:
             where.setdefault(text, set()).add(r["split"])
     assert all(len(s) == 1 for s in where.values())
     for split in ("train", "dev"):
@@ -51,6 +52,21 @@ def test_no_sentence_crosses_splits_and_balanced(dialogues) -> None:
         assert counts["entailment"] == counts["neutral"] == counts["contradiction"] > 0
         assert stats["counts"][split] == {lab: counts[lab] for lab in LABELS}
     assert all(r["premise"] != r["hypothesis"] for r in rows)
+
+
+def test_evasive_replies_are_neutral_and_split_apart(dialogues) -> None:
+    rows, stats = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3, evasive_share=0.25)
+    evasive = [r for r in rows if r["hypothesis"] in EVASIVE_REPLIES]
+    assert evasive and all(r["label"] == "neutral" and r["relation"].endswith("/evasive") for r in evasive)
+    for split in ("train", "dev"):
+        neutral = [r for r in rows if r["split"] == split and r["label"] == "neutral"]
+        share = sum(r["hypothesis"] in EVASIVE_REPLIES for r in neutral) / len(neutral)
+        assert abs(share - 0.25) < 0.01
+    train = {r["hypothesis"] for r in evasive if r["split"] == "train"}
+    dev = {r["hypothesis"] for r in evasive if r["split"] == "dev"}
+    assert train and dev and not train & dev
+    none, _ = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3, evasive_share=0.0)
+    assert not [r for r in none if r["hypothesis"] in EVASIVE_REPLIES]
 
 
 def test_seeded_and_order_independent(dialogues) -> None:

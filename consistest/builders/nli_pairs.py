@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.builders.nli_relations import (
+    EVASIVE_REPLIES,
     OPPOSITES,
     RELATIONS_VERSION,
     SINGLE_VALUED,
@@ -34,6 +35,7 @@ from consistest.io import atomic_write_json, atomic_write_jsonl
 from consistest.schema import Dialogue, content_hash
 
 LABELS = ("entailment", "neutral", "contradiction")
+EVASIVE: Triple = ("", "evasive", "")  # the pseudo-triple of an evasive reply
 SPLITS = ("train", "dev")
 
 
@@ -48,6 +50,7 @@ class NLIPairsConfig:
     dev_fraction: float = 0.15
     max_per_relation: int = 300  # per split, label and relation
     neutral_tries: int = 8  # random partners tried per premise for neutral pairs
+    evasive_share: float = 0.2  # share of neutral pairs whose hypothesis is an evasive reply
     quiet: bool = False
 
 
@@ -112,6 +115,8 @@ def _oriented(seed: int, a: Sentence, b: Sentence) -> tuple[Sentence, Sentence]:
 
 
 def _relation_key(lab: str, p: Sentence, h: Sentence) -> str:
+    if h.triple == EVASIVE:
+        return f"{p.triple[1]}/evasive"
     if lab == "neutral" or p.triple[1] == h.triple[1]:
         return p.triple[1] if lab != "neutral" else f"{p.triple[1]}/{h.triple[1]}"
     return "~".join(sorted((p.triple[1], h.triple[1])))
@@ -172,6 +177,27 @@ def select_pairs(
     }
 
 
+def evasive_replies(split: str) -> tuple[str, ...]:
+    """The evasive replies of a split: alternate entries, so train and dev share none (and paraphrases
+    such as "i don't know ." / "i do not know ." fall on opposite sides)."""
+    return EVASIVE_REPLIES[SPLITS.index(split) :: 2]
+
+
+def with_evasive(
+    neutral: list[tuple[Sentence, Sentence]], seed: int, share: float, split: str
+) -> list[tuple[Sentence, Sentence]]:
+    """Give a content-seeded ``share`` of the neutral pairs an evasive reply as hypothesis (label stays
+    neutral, class sizes stay balanced)."""
+    ranked = sorted(neutral, key=lambda x: _rank(seed, "evasive", x[0].text, x[1].text))
+    k = round(share * len(ranked))
+    replies = evasive_replies(split)
+    evasive = [
+        (p, Sentence(random.Random(f"{seed}:evasive:{p.text}").choice(replies), EVASIVE, p.unit))
+        for p, _ in ranked[:k]
+    ]
+    return evasive + ranked[k:]
+
+
 def make_pairs(
     dialogues: Sequence[Dialogue],
     *,
@@ -179,6 +205,7 @@ def make_pairs(
     dev_fraction: float = 0.15,
     max_per_relation: int = 300,
     neutral_tries: int = 8,
+    evasive_share: float = 0.2,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Rows (premise, hypothesis, label, split, relation, triples) and stats for a list of dialogues."""
     if not any(d.persona_triples or d.utterance_triples for d in dialogues):
@@ -191,6 +218,7 @@ def make_pairs(
         "seed": seed,
         "dev_fraction": dev_fraction,
         "max_per_relation": max_per_relation,
+        "evasive_share": evasive_share,
         "sentences": {},
         "counts": {},
         "relations": {},
@@ -198,6 +226,7 @@ def make_pairs(
     for split in SPLITS:
         part = [s for s in sents if splits[s.text] == split]
         chosen = select_pairs(candidate_pairs(part, seed, neutral_tries), seed, max_per_relation)
+        chosen["neutral"] = with_evasive(chosen["neutral"], seed, evasive_share, split)
         rel_counts: dict[str, Counter[str]] = defaultdict(Counter)
         for lab in LABELS:
             for p, h in chosen[lab]:
@@ -212,7 +241,7 @@ def make_pairs(
                         "split": split,
                         "relation": rel,
                         "premise_triple": list(p.triple),
-                        "hypothesis_triple": list(h.triple),
+                        "hypothesis_triple": list(h.triple) if h.triple != EVASIVE else [],
                     }
                 )
         stats["sentences"][split] = len(part)
@@ -244,6 +273,8 @@ def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
 
     if not 0.0 <= config.dev_fraction < 1.0:
         raise InputError("must be in [0, 1)", field="dev-fraction")
+    if not 0.0 <= config.evasive_share <= 1.0:
+        raise InputError("must be in [0, 1]", field="evasive-share")
     dialogues = read_dialogues(config.dialogues)
     rows, stats = make_pairs(
         dialogues,
@@ -251,6 +282,7 @@ def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
         dev_fraction=config.dev_fraction,
         max_per_relation=config.max_per_relation,
         neutral_tries=config.neutral_tries,
+        evasive_share=config.evasive_share,
     )
     stats["dialogues"] = str(config.dialogues)
     atomic_write_jsonl(config.out, rows)

@@ -12,7 +12,28 @@ import re
 
 Triple = tuple[str, str, str]
 
-RELATIONS_VERSION = "1"
+RELATIONS_VERSION = "2"  # 2: evasive replies as neutral hypotheses
+
+# Replies that commit to nothing. Chatbots say them often and Dialogue NLI has none, so a guard trained on
+# it alone may call "i don't know" entailed by "i have a dog"; these pairs teach that they are neutral.
+EVASIVE_REPLIES: tuple[str, ...] = (
+    "i don't know .",
+    "i do not know .",
+    "i'm not sure .",
+    "i am not sure about that .",
+    "maybe .",
+    "i have no idea .",
+    "hard to say .",
+    "it depends .",
+    "i would rather not say .",
+    "i can't remember .",
+    "let me think about it .",
+    "that is a good question .",
+    "that's interesting .",
+    "i see .",
+    "oh , cool .",
+    "haha , nice .",
+)
 
 # Relations with usable labels never come from these (DNLI's "no triple" markers).
 SKIP_RELATIONS: frozenset[str] = frozenset({"other", "<blank>", ""})

@@ -22,9 +22,16 @@ from consistest.cli.main import handle_errors, quiet_option
 @click.option(
     "--max-per-relation", type=int, default=300, show_default=True, help="Cap per split/label/relation."
 )
+@click.option(
+    "--evasive-share",
+    type=float,
+    default=0.2,
+    show_default=True,
+    help="Share of neutral pairs whose hypothesis is an evasive reply ('i don't know .').",
+)
 @quiet_option
 @handle_errors
-def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, quiet) -> None:
+def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, evasive_share, quiet) -> None:
     """Build balanced entailment/neutral/contradiction pairs (with a split field) from DNLI triples."""
     from consistest.builders.nli_pairs import NLIPairsConfig, build_nli_pairs
 
@@ -36,6 +43,7 @@ def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, quiet
             seed=seed,
             dev_fraction=dev_fraction,
             max_per_relation=max_per_relation,
+            evasive_share=evasive_share,
             quiet=quiet,
         )
     )
