@@ -161,6 +161,12 @@ def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> No
     assert "resuming from" in capsys.readouterr().err
     assert again["steps"] == 4 and [h["epoch"] for h in again["history"]] == [1, 2]
 
+    # The same command over a changed training file is a new run, not a resume of the old checkpoint.
+    write_jsonl(data, [{"premise": p, "hypothesis": h, "label": lab} for p, h, lab in reversed(PAIRS[1:])])
+    capsys.readouterr()
+    train_nli(cfg)
+    assert "resuming from" not in capsys.readouterr().err
+
 
 def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, capsys) -> None:
     import torch

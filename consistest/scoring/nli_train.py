@@ -185,7 +185,11 @@ def train_nli(config: TrainNLIConfig) -> dict[str, Any]:
     )
     if config.threads > 0:
         torch.set_num_threads(config.threads)
-    out, identity = Path(config.out), config.identity()
+    # The run's identity covers the settings and the examples themselves: a regenerated training file
+    # starts a new run instead of resuming a checkpoint trained on the old one.
+    data = [(e.premise, e.hypothesis, e.label) for e in train]
+    data += [(name, e.premise, e.hypothesis, e.label) for name, ex in sorted(dev_sets.items()) for e in ex]
+    out, identity = Path(config.out), content_hash(config.identity(), content_hash(data, n=64))
     out.mkdir(parents=True, exist_ok=True)
     torch.manual_seed(config.seed)
     ckpt = _last_checkpoint(out, identity)
