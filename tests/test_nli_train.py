@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -119,30 +120,31 @@ def tiny_bert_base(directory: Path) -> Path:
     return directory
 
 
-def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> None:
+def tiny_run(tmp_path: Path, out: str, **overrides: Any) -> tuple[Any, Path]:
+    """A TrainNLIConfig over the 6 PAIRS (train = dev) on a fresh tiny base, and the data file."""
     import torch
 
-    from consistest.scoring.nli import load_nli
-    from consistest.scoring.nli_train import TrainNLIConfig, train_nli
+    from consistest.scoring.nli_train import TrainNLIConfig
 
     torch.set_num_threads(1)
     base = tiny_bert_base(tmp_path / "base")
     data = write_jsonl(
         tmp_path / "train.jsonl", [{"premise": p, "hypothesis": h, "label": lab} for p, h, lab in PAIRS]
     )
-    out = tmp_path / "nli"
+    settings = dict(epochs=2, lr=5e-3, batch_size=3, max_length=32, holdout=0.0, quiet=True)
+    settings.update(overrides)
     cfg = TrainNLIConfig(
-        base=str(base),
-        train=(str(data),),
-        dev=(str(data),),
-        out=str(out),
-        epochs=2,
-        lr=5e-3,
-        batch_size=3,
-        max_length=32,
-        holdout=0.0,
-        quiet=False,
+        base=str(base), train=(str(data),), dev=(str(data),), out=str(tmp_path / out), **settings
     )
+    return cfg, data
+
+
+def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> None:
+    from consistest.scoring.nli import load_nli
+    from consistest.scoring.nli_train import train_nli
+
+    cfg, data = tiny_run(tmp_path, "nli", quiet=False)
+    out = tmp_path / "nli"
     metrics = train_nli(cfg)
     assert metrics["steps"] == 4 and len(metrics["history"]) == 2
     assert json.loads((out / "metrics.json").read_text())["dev"]["train.jsonl"]["n"] == 6
@@ -169,26 +171,9 @@ def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> No
 
 
 def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, capsys) -> None:
-    import torch
-
     from consistest.scoring import nli_train
 
-    torch.set_num_threads(1)
-    base = tiny_bert_base(tmp_path / "base")
-    data = write_jsonl(
-        tmp_path / "train.jsonl", [{"premise": p, "hypothesis": h, "label": lab} for p, h, lab in PAIRS]
-    )
-    cfg = nli_train.TrainNLIConfig(
-        base=str(base),
-        train=(str(data),),
-        dev=(str(data),),
-        out=str(tmp_path / "m"),
-        epochs=2,
-        lr=5e-3,
-        batch_size=3,
-        max_length=32,
-        holdout=0.0,
-    )
+    cfg, _ = tiny_run(tmp_path, "m", quiet=False)
     real_evaluate, calls = nli_train.evaluate, []
 
     def crash_on_second_epoch(*args, **kwargs):
@@ -211,29 +196,10 @@ def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, ca
 
 def test_tiny_encoder_learns(tmp_path) -> None:
     """Enough steps on 6 pairs: the classifier fits them (a check that training really updates the model)."""
-    import torch
+    from consistest.scoring.nli_train import train_nli
 
-    from consistest.scoring.nli_train import TrainNLIConfig, train_nli
-
-    torch.set_num_threads(1)
-    base = tiny_bert_base(tmp_path / "base")
-    data = write_jsonl(
-        tmp_path / "t.jsonl", [{"premise": p, "hypothesis": h, "label": lab} for p, h, lab in PAIRS]
-    )
-    cfg = TrainNLIConfig(
-        base=str(base),
-        train=(str(data),),
-        dev=(str(data),),
-        out=str(tmp_path / "m"),
-        epochs=60,
-        lr=3e-3,
-        batch_size=6,
-        max_length=32,
-        holdout=0.0,
-        warmup=0.0,
-        quiet=True,
-    )
-    assert train_nli(cfg)["dev"]["t.jsonl"]["accuracy"] == 1.0
+    cfg, _ = tiny_run(tmp_path, "m", epochs=60, lr=3e-3, batch_size=6, warmup=0.0)
+    assert train_nli(cfg)["dev"]["train.jsonl"]["accuracy"] == 1.0
 
 
 def test_cli_bad_label_exits_2(tmp_path) -> None:
