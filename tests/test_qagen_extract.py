@@ -8,6 +8,7 @@ import pytest
 
 from consistest.builders.qagen.extract import (
     agent_answer,
+    explicit_yes_no,
     extract_qas,
     qtype,
     short_answer,
@@ -64,6 +65,20 @@ def test_statement_of() -> None:
     assert statement_of("are you rich ?", "no") == "i am not rich"
     assert statement_of("do you have a cat ?", "no") == "i do not have a cat"
     assert statement_of("can you swim ?", "yes") == "i can swim"
+
+
+@pytest.mark.parametrize(
+    ("answer", "explicit"),
+    [
+        ("yes , i teach math .", True),
+        ("absolutely , i teach math .", True),  # longer than 4 characters
+        ("oh yes , i teach math .", True),  # a filler first
+        ("i do not teach .", False),  # mirrored form: the reply states the fact itself
+        ("i teach math .", False),
+    ],
+)
+def test_explicit_yes_no(answer: str, explicit: bool) -> None:
+    assert explicit_yes_no(answer) is explicit
 
 
 def test_extract_on_hand_dialogue() -> None:

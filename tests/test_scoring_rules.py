@@ -33,6 +33,10 @@ from consistest.scoring.rules import (
         ("do you have pets ? i have two cats .", "i have two cats ."),
         ("i'm a teacher. what do you do? where do you live?", "i'm a teacher."),
         ("how i spend my time is reading .", "how i spend my time is reading ."),  # only statement is kept
+        ("oh nice . am a nurse myself .", "oh nice . am a nurse myself ."),  # dropped "i", not a question
+        ("haha . can't wait to walk my dog , i do !", "haha . can't wait to walk my dog , i do !"),
+        ("i love dogs . is your dog big .", "i love dogs ."),  # auxiliary + subject: a question
+        ("was a teacher for years . do you teach", "was a teacher for years ."),
         ("", ""),
     ],
 )
@@ -99,6 +103,16 @@ YN = [
     ("does your dog bark ?", "no", "it doesn't", Outcome.CORRECT_SHORT_ANSWER, 1.0),
     ("does your dog bark ?", "no", "he does", Outcome.WRONG_SHORT_FORM, 0.0),
     ("are your parents bankers ?", "no", "they aren't", Outcome.CORRECT_SHORT_ANSWER, 1.0),
+    ("do your parents like dogs ?", "yes", "my parents do .", Outcome.CORRECT_SHORT_ANSWER, 1.0),
+    ("do your parents like dogs ?", "yes", "my parents don't .", Outcome.WRONG_SHORT_FORM, 0.0),
+    ("does your dog bark ?", "yes", "my dog does .", Outcome.CORRECT_SHORT_ANSWER, 1.0),
+    (
+        "do you have a dog ?",
+        "yes",
+        "haha . can't wait to walk my dog , i do !",
+        Outcome.CORRECT_SHORT_ANSWER,
+        1.0,
+    ),
     ("don't you like dogs ?", "yes", "i do", Outcome.CORRECT_SHORT_ANSWER, 1.0),
     ("do you play chess ?", "no", "no , i do play tennis", Outcome.YES_NO_ONLY, 1.0),
     ("do you like music ?", "i do | yes", "yeah", Outcome.YES_NO_ONLY, 1.0),

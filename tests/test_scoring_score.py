@@ -104,7 +104,7 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
     assert figs["history_yn"]["n"] == 2 and figs["source=hist_ext"]["n"] == 2
     assert figs["paired_d=0"]["n"] == 3 and figs["d=0"]["n"] == 4
     sig = summary["signature"]
-    assert sig == "consistest:v1|data:abcdef012345|nli:none|rules:1|mem:3|d:0,2|paired:no|v:0.1.0"
+    assert sig == "consistest:v1|data:abcdef012345|nli:none|rules:2|mem:3|d:0,2|paired:no|v:0.1.0"
     assert sig in res.output and "Persona Y/N" in res.output and "undecided" in res.output
 
 

@@ -9,7 +9,8 @@ import click
 
 from consistest.cli.generate import config_from_options, generation_options
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.errors import InputError
+from consistest.scoring.bootstrap import N_BOOT
+from consistest.scoring.nli import DEFAULT_NLI
 
 FORMATS = ("table", "json", "markdown")
 
@@ -32,7 +33,7 @@ FORMATS = ("table", "json", "markdown")
 @generation_options(model_required=False)
 @click.option(
     "--nli",
-    default="Ehsanl/Roberta-DNLI",
+    default=DEFAULT_NLI,
     show_default=True,
     help="NLI model: hub id or local directory of a sequence-classification model; 'none' = rules only.",
 )
@@ -51,7 +52,7 @@ FORMATS = ("table", "json", "markdown")
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option("--n-boot", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
+@click.option("--n-boot", type=int, default=N_BOOT, show_default=True, help="Bootstrap resamples.")
 @quiet_option
 @handle_errors
 def score(
@@ -71,14 +72,9 @@ def score(
     Give --responses FILE to score existing responses, or --model MODEL to generate them first into
     OUT/responses.jsonl (resumable; --device and --batch-size apply to the NLI model too).
     """
-    from consistest.scoring.backends import resolve_device
     from consistest.scoring.report import render
     from consistest.scoring.scorer import ScoreConfig, run_score
 
-    if (responses is None) == (gen_kwargs.get("model") is None):
-        raise InputError("give exactly one of --responses FILE or --model MODEL")
-    if quiet:
-        _quiet_transformers()
     batch_size, device = gen_kwargs["batch_size"], gen_kwargs["device"]
     generation = config_from_options(gen_kwargs) if gen_kwargs.get("model") else None
     cfg = ScoreConfig(
@@ -89,7 +85,7 @@ def score(
         nli=nli,
         nli_labels=nli_labels,
         batch_size=batch_size,
-        device=resolve_device(device) if nli.lower() != "none" else "cpu",
+        device=device,
         seed=boot_seed,
         n_boot=n_boot,
         quiet=quiet,
@@ -112,7 +108,7 @@ def default_run_dir(responses: Path | None, generation: Any) -> Path:
 @click.argument("rundirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option("--n-boot", type=int, default=1000, show_default=True, help="Bootstrap resamples.")
+@click.option("--n-boot", type=int, default=N_BOOT, show_default=True, help="Bootstrap resamples.")
 @quiet_option
 @handle_errors
 def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, quiet: bool) -> None:
@@ -120,17 +116,3 @@ def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, quiet: 
     from consistest.scoring.compare import compare_runs, render_comparison
 
     click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot), fmt))
-
-
-def _quiet_transformers() -> None:
-    import os
-
-    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
-    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-    try:
-        from transformers.utils import logging
-
-        logging.set_verbosity_error()
-        logging.disable_progress_bar()
-    except Exception:  # pragma: no cover - transformers missing: nothing to silence
-        pass

@@ -20,29 +20,18 @@ from consistest.errors import InputError
 from consistest.schema import Sample
 from consistest.scoring.encoding import arrange, chat_messages, encode_ids
 from consistest.scoring.genconfig import GenerationConfig
+from consistest.scoring.hf import quiet_transformers, resolve_device
 
 Chunk = list[tuple[str, str]]  # (sample id, response)
-
-
-def resolve_device(device: str) -> str:
-    import torch
-
-    if device == "auto":
-        return "cuda" if torch.cuda.is_available() else "cpu"
-    if device == "cuda" and not torch.cuda.is_available():
-        raise InputError("--device cuda was asked for but no CUDA device is available", field="device")
-    return device
 
 
 def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
     """Tokenizer and model (seq2seq or causal LM, from the config), in eval mode on ``device``."""
     import torch
-    import transformers
     from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
 
     if quiet:
-        transformers.utils.logging.disable_progress_bar()
-        transformers.utils.logging.set_verbosity_error()
+        quiet_transformers()
     try:
         config = AutoConfig.from_pretrained(spec)
         tok = AutoTokenizer.from_pretrained(spec)

@@ -1,7 +1,9 @@
 """Response cleaning: drop the interrogative sentences and clauses a chatbot appends ("... , do you ?").
 
-A sentence is interrogative when it ends with ``?`` or its first word (whole word, not a prefix:
-"however" and "dogs" are not "how" and "do") is a question word or an auxiliary used as a question.
+A sentence is interrogative when it ends with ``?``, or (whole words, not prefixes: "however" and
+"dogs" are not "how" and "do") it opens with a question word, or with an auxiliary followed by a subject
+("is your dog big", "do you"). A chat statement that drops its "i" ("am a nurse myself", "can't wait to
+see it") is not a question.
 Inside a sentence ending in ``?`` only the trailing interrogative clauses are dropped ("i love
 hiking , do you ?" keeps "i love hiking"). A statement is never cleaned away: if every sentence looks
 interrogative, the ones without ``?`` are kept.
@@ -11,7 +13,14 @@ from __future__ import annotations
 
 import re
 
-CLEAN_VERSION = 1
+CLEAN_VERSION = 2  # 2: an auxiliary opens a question only when a subject follows it
+
+WH_WORDS: frozenset[str] = frozenset(["who", "whom", "whose", "what", "when", "where", "why", "how", "which"])
+# Words that follow a question's auxiliary ("do you", "is your dog", "did he", "is there").
+QUESTION_SUBJECTS: frozenset[str] = frozenset(
+    ["you", "u", "ya", "i", "he", "she", "we", "they", "it", "your", "ur", "my", "his", "her", "their"]
+    + ["there", "this", "that", "these", "those", "anyone", "anybody", "someone"]
+)
 
 QUESTION_WORDS: frozenset[str] = frozenset(
     [
@@ -66,15 +75,25 @@ _SENTENCE = re.compile(r"[^.!?]*(?:[.!?]+|$)")
 _FIRST_WORD = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 
+def _first_words(text: str, n: int) -> list[str]:
+    return _FIRST_WORD.findall(text.lower().replace("\u2019", "'"))[:n]
+
+
 def _first_word(text: str) -> str:
-    m = _FIRST_WORD.search(text.lower().replace("\u2019", "'"))
-    return m.group(0) if m else ""
+    return next(iter(_first_words(text, 1)), "")
 
 
 def is_interrogative(sentence: str) -> bool:
-    """Ends with ``?`` or starts with a question word (whole-word match)."""
+    """Ends with ``?``, or opens with a question word or an auxiliary + subject (whole words)."""
     s = sentence.strip()
-    return s.endswith("?") or _first_word(s) in QUESTION_WORDS
+    if s.endswith("?"):
+        return True
+    words = _first_words(s, 2)
+    if not words:
+        return False
+    if words[0] in WH_WORDS:
+        return True
+    return words[0] in QUESTION_WORDS and len(words) == 2 and words[1] in QUESTION_SUBJECTS
 
 
 def split_sentences(text: str) -> list[str]:

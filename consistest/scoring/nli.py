@@ -159,9 +159,19 @@ def load_nli(
     batch_size: int = 32,
     device: str = "cpu",
     max_length: int | None = None,
+    quiet: bool = False,
 ) -> NLI:
-    """Load an NLI model from a hub id or a local directory (offline: a missing model is an InputError)."""
+    """Load an NLI model from a hub id or a local directory (offline: a missing model is an InputError).
+
+    ``device`` may be ``auto`` (cuda when available); ``quiet`` silences transformers' bars and warnings.
+    """
     from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    from consistest.scoring.hf import quiet_transformers, resolve_device
+
+    device = resolve_device(device)
+    if quiet:
+        quiet_transformers()
 
     spec = str(spec)
     local = Path(spec).expanduser()

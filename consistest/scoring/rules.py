@@ -17,8 +17,8 @@ from consistest.scoring.numbers import normalize_numbers, tokens
 from consistest.scoring.shortforms import SHORTFORMS_VERSION, ShortForms, short_forms
 
 # Bump when any rule or lexicon changes a score; it goes into the signature as ``rules:<n>``.
-RULES_VERSION = 1
-assert CLEAN_VERSION == 1 and SHORTFORMS_VERSION == 1, "bump RULES_VERSION with its parts"
+RULES_VERSION = 2  # 2: cleaning v2 (dropped-subject statements are not questions), "my <plural>" forms
+assert CLEAN_VERSION == 2 and SHORTFORMS_VERSION == 2, "bump RULES_VERSION with its parts"
 
 MAX_KEYWORDS = 5
 YES_PHRASES = (

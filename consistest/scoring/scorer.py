@@ -71,7 +71,9 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         path = Path(cfg.responses)  # type: ignore[arg-type]
         extra["responses"] = path.name
     responses = read_responses(path, samples)  # fail fast, before loading a model
-    nli = nli_from_option(cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device)
+    nli = nli_from_option(
+        cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device, quiet=cfg.quiet
+    )
     return score_responses(
         samples,
         responses,

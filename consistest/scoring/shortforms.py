@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-SHORTFORMS_VERSION = 1
+SHORTFORMS_VERSION = 2  # 2: "my <noun>" forms agree with the noun's pronoun ("my parents do")
 
 # Auxiliaries that open a Y/N question; answers agree with the subject (_person_aux) and negate as
 # aux + "n't"/"nt"/" not", except the irregular ones listed in _NEG.
@@ -145,9 +145,10 @@ def _person_aux(aux: str, subject: str) -> str:
     return {"are": "is", "am": "is", "were": "was", "do": "does", "have": "has"}.get(aux, aux)
 
 
-def _forms(subject: str, aux: str) -> tuple[list[str], list[str]]:
-    """Positive and negative phrases for one subject pronoun and base auxiliary."""
-    a = _person_aux(aux, subject)
+def _forms(subject: str, aux: str, agree: str | None = None) -> tuple[list[str], list[str]]:
+    """Positive and negative phrases for one subject and base auxiliary; the verb agrees with ``agree``
+    (the subject's pronoun: "my parents" agrees with "they") or else with the subject itself."""
+    a = _person_aux(aux, agree or subject)
     pos = [f"{subject} {a}"]
     if a in _CONTRACT:
         pos.append(f"{subject}{_CONTRACT[a]}")
@@ -198,7 +199,7 @@ def short_forms(question_tokens: list[str]) -> ShortForms | None:
             pos += fp
             neg += fn
         if subj[0] in ("your", "ur") and len(subj) > 1:  # "does your dog bark?" -> "my dog does"
-            fp, fn = _forms(f"my {subj[1]}", aux)
+            fp, fn = _forms(f"my {subj[1]}", aux, agree=pronouns[0])
             pos += fp[:1]
             neg += fn
         rest = frozenset(t for t in question_tokens[i + 1 + skip :] if t.isalnum())

@@ -5,4 +5,4 @@ Entry points: :func:`consistest.builders.qagen.pipeline.generate_qas` and ``writ
 
 from __future__ import annotations
 
-QAGEN_VERSION = "qagen-2"
+QAGEN_VERSION = "qagen-3"  # 3: alt_c for yes/no answers opened by any yes/no word

@@ -151,7 +151,7 @@ def extract_qas(dialogue: Dialogue, max_answer_tokens: int = 5) -> Iterator[QA]:
             truth = yn_truth(question, answer)
             template = "ext.yn"
             alt = statement_of(question, truth) if truth else None
-            alt_c = alt if alt and answer_polarity(normalise(answer)[:4], "") is not None else ""
+            alt_c = alt if alt and explicit_yes_no(answer) else ""
         else:
             truth = choice_answer(question, answer) or short_answer(question, answer, max_answer_tokens)
             template, alt_c = f"ext.wh.{opener(question)}", ""
@@ -160,6 +160,13 @@ def extract_qas(dialogue: Dialogue, max_answer_tokens: int = 5) -> Iterator[QA]:
                 q=question, a=truth, c=answer, source="hist_ext", type=kind, turn=k // 2,
                 dialog=dialogue.dialog_id, alt_c=alt_c, generator=GENERATOR, template=template,
             )  # fmt: skip
+
+
+def explicit_yes_no(answer: str) -> bool:
+    """The reply opens (after fillers) with a yes/no word ("absolutely , ...", "oh yes ..."), not with a
+    mirrored "i do not ..." that already states the fact itself."""
+    reply = strip_markers_keep_yes(answer)
+    return not reply.startswith("i ") and answer_polarity(reply, "") is not None
 
 
 def strip_markers_keep_yes(answer: str) -> str:
