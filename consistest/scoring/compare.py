@@ -10,7 +10,7 @@ from typing import Any
 from consistest.errors import InputError
 from consistest.io import read_json, read_jsonl
 from consistest.scoring.bootstrap import N_BOOT, paired_bootstrap
-from consistest.scoring.report import figure_groups
+from consistest.scoring.report import SCORES_FILE, SUMMARY_FILE, figure_groups, format_table, pct
 from consistest.signature import parse_signature
 
 
@@ -19,8 +19,8 @@ def load_run(rundir: str | Path) -> dict[str, Any]:
     rundir = Path(rundir)
     if not rundir.is_dir():
         raise InputError("run directory not found", path=str(rundir))
-    rows = {obj["id"]: obj for _, obj in read_jsonl(rundir / "scores.jsonl")}
-    return {"dir": str(rundir), "rows": rows, "summary": read_json(rundir / "summary.json")}
+    rows = {obj["id"]: obj for _, obj in read_jsonl(rundir / SCORES_FILE)}
+    return {"dir": str(rundir), "rows": rows, "summary": read_json(rundir / SUMMARY_FILE)}
 
 
 def compare_runs(rundirs: Sequence[str | Path], *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, Any]:
@@ -63,10 +63,6 @@ def compare_runs(rundirs: Sequence[str | Path], *, seed: int = 0, n_boot: int = 
     }
 
 
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}"
-
-
 def _stars(p: float | None) -> str:
     if p is None:
         return ""
@@ -88,7 +84,7 @@ def render_comparison(cmp: dict[str, Any], fmt: str = "table") -> str:
     header += [f"run{k + 1}-run1 (p)" for k in range(1, n)]
     rows = []
     for f in cmp["figures"]:
-        cells = [f["label"]] + [_pct(r["mean"]) for r in f["runs"]]
+        cells = [f["label"]] + [pct(r["mean"]) for r in f["runs"]]
         for d in f["diffs"]:
             delta = "-" if d["delta"] is None else f"{100 * d['delta']:+.1f}"
             p = "" if d["p"] is None else f" ({_p_text(d['p'], cmp['bootstrap']['n_boot'])}){_stars(d['p'])}"
@@ -97,17 +93,5 @@ def render_comparison(cmp: dict[str, Any], fmt: str = "table") -> str:
     legend = [f"run{k + 1}: {r['dir']}  {r['signature']}" for k, r in enumerate(cmp["runs"])]
     legend.append("p: paired bootstrap, two-sided; * p<0.05, ** p<0.01, *** p<0.001")
     if fmt == "markdown":
-        lines = [
-            "| " + " | ".join(header) + " |",
-            "|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|",
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        return "\n".join(lines + [""] + [f"- {x}" for x in legend])
-    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
-    lines = [
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in [header, *rows]
-    ]
-    return "\n".join(lines + legend)
+        return "\n".join(format_table(header, rows, fmt) + [""] + [f"- {x}" for x in legend])
+    return "\n".join(format_table(header, rows, fmt) + legend)

@@ -94,7 +94,8 @@ def summarize(
     }
 
 
-def _pct(x: float | None) -> str:
+def pct(x: float | None) -> str:
+    """A mean in [0, 1] as a percentage with one decimal, ``-`` when there is none."""
     return "-" if x is None else f"{100 * x:.1f}"
 
 
@@ -105,8 +106,8 @@ def _table_rows(summary: Mapping[str, Any]) -> list[list[str]]:
         out.append(
             [
                 f["label"],
-                _pct(f["mean"]),
-                f"[{_pct(ci[0])}, {_pct(ci[1])}]" if ci else "-",
+                pct(f["mean"]),
+                f"[{pct(ci[0])}, {pct(ci[1])}]" if ci else "-",
                 str(f["n"]),
                 str(f["undecided"]),
             ]
@@ -115,6 +116,8 @@ def _table_rows(summary: Mapping[str, Any]) -> list[list[str]]:
 
 
 HEADER = ["figure", "score", "95% CI", "n", "undecided"]
+SCORES_FILE = "scores.jsonl"  # one line per sample in a run directory
+SUMMARY_FILE = "summary.json"
 
 
 def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
@@ -128,19 +131,21 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
             f"{summary['undecided']} item(s) need NLI to decide and are undecided (--nli none): "
             "scores are rules-only means over the decided items."
         )
+    lines = format_table(HEADER, rows, fmt)
     if fmt == "markdown":
-        lines = [
-            "| " + " | ".join(HEADER) + " |",
-            "|" + "|".join(["---"] + ["---:"] * (len(HEADER) - 1)) + "|",
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
         return "\n".join(lines + [""] + note + [f"`{summary['signature']}`"])
-    widths = [max(len(x) for x in col) for col in zip(HEADER, *rows, strict=True)]
-    lines = [_align(r, widths) for r in [HEADER, *rows]]
     return "\n".join(lines + note + [summary["signature"]])
 
 
-def _align(cells: list[str], widths: list[int]) -> str:
-    return "  ".join(
-        c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-    )
+def format_table(header: list[str], rows: list[list[str]], fmt: str) -> list[str]:
+    """Lines of a Markdown table, or of an aligned text table (first column left, others right)."""
+    if fmt == "markdown":
+        rule = ["---"] + ["---:"] * (len(header) - 1)
+        return ["| " + " | ".join(r) + " |" for r in [header, rule, *rows]]
+    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
+    return [
+        "  ".join(
+            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+        )
+        for r in [header, *rows]
+    ]

@@ -19,13 +19,10 @@ from consistest.schema import Sample, content_hash
 from consistest.scoring.bootstrap import N_BOOT
 from consistest.scoring.genconfig import GenerationConfig
 from consistest.scoring.nli import DEFAULT_NLI, nli_from_option, nli_signature
-from consistest.scoring.report import render, summarize
+from consistest.scoring.report import SCORES_FILE, SUMMARY_FILE, render, summarize
 from consistest.scoring.responses import check_coverage, read_responses
 from consistest.scoring.rules import RULES_VERSION, Need, Verdict, final_score, judge
 from consistest.signature import make_signature
-
-SCORES_FILE = "scores.jsonl"
-SUMMARY_FILE = "summary.json"
 
 
 @dataclass(frozen=True)
@@ -125,8 +122,8 @@ def score_responses(
         out_dir = Path(out_dir)
         if out_dir.exists() and not out_dir.is_dir():
             raise InputError("--out exists and is not a directory", path=str(out_dir))
-        atomic_write_jsonl(out_dir / "scores.jsonl", rows)
-        atomic_write_json(out_dir / "summary.json", summary)
+        atomic_write_jsonl(out_dir / SCORES_FILE, rows)
+        atomic_write_json(out_dir / SUMMARY_FILE, summary)
     return ScoreResult(rows=rows, summary=summary, out=Path(out_dir) if out_dir is not None else None)
 
 

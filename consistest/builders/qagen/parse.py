@@ -74,10 +74,6 @@ def parse(text: str) -> Parsed:
     return parse_all([text])[text]
 
 
-def words(toks: Sequence[Tok]) -> list[str]:
-    return [t.text for t in toks]
-
-
 def children(toks: Sequence[Tok], head: int) -> list[Tok]:
     return [t for t in toks if t.head == head and t.i != head]
 

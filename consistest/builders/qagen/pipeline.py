@@ -23,6 +23,7 @@ from consistest.builders.qagen.sources import (
 )
 from consistest.builders.qagen.wh_neural import DEFAULT_QA_MODEL, DEFAULT_QG_MODEL
 from consistest.builders.qagen.yn_templates import Question
+from consistest.errors import InputError
 from consistest.io import atomic_write_json, progress
 from consistest.protocols import Answerer, QuestionGenerator
 from consistest.schema import QA, Dialogue
@@ -57,8 +58,9 @@ class QAGenResult:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def _resolve_wh(cfg: QAGenConfig, qg: QuestionGenerator | None, answerer: Answerer | None, quiet: bool):
-    """(mode, qg, answerer): injected models win; 'auto' falls back to rules with a warning."""
+def _resolve_wh(cfg: QAGenConfig, qg: QuestionGenerator | None, answerer: Answerer | None):
+    """(mode, qg, answerer): injected models win; 'auto' tries the neural models (hub id or local dir)
+    and falls back to rules with a one-line warning; 'neural' that cannot load is a one-line error."""
     if qg is not None and answerer is not None:
         return "neural", qg, answerer
     if cfg.wh_generator == "rules":
@@ -66,13 +68,12 @@ def _resolve_wh(cfg: QAGenConfig, qg: QuestionGenerator | None, answerer: Answer
     from consistest.builders.qagen.wh_neural import load_neural
 
     try:
-        qg, answerer = load_neural(cfg.qg_model, cfg.qa_model, cfg.device, cfg.batch_size,
-                                   local_only=cfg.wh_generator == "auto")  # fmt: skip
+        qg, answerer = load_neural(cfg.qg_model, cfg.qa_model, cfg.device, cfg.batch_size)
         return "neural", qg, answerer
     except Exception as e:  # any load failure: missing files, offline hub, bad config
-        if cfg.wh_generator == "neural":
-            raise
         why = f"{type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
+        if cfg.wh_generator == "neural":
+            raise InputError(f"cannot load the neural WH models ({why})", field="qg-model/qa-model") from None
         print(f"qagen: warning: neural WH models not loadable ({why}); using rules", file=sys.stderr)
         return "rules", None, None
 
@@ -166,7 +167,7 @@ def generate_qas(
 ) -> QAGenResult:
     """Persona QAs keyed by the exact persona sentence, history QAs keyed by dialog_id (deterministic)."""
     cfg = cfg or QAGenConfig()
-    mode, qg, answerer = _resolve_wh(cfg, qg, answerer, quiet)
+    mode, qg, answerer = _resolve_wh(cfg, qg, answerer)
     pfacts = persona_facts(dialogues)
     hfacts = {d.dialog_id: history_facts(d) for d in dialogues}
     all_facts = [*pfacts.values(), *(f for fs in hfacts.values() for f in fs)]

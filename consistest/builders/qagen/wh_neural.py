@@ -139,7 +139,7 @@ def neural_wh(
     return out
 
 
-def load_neural(qg_model: str, qa_model: str, device: str, batch_size: int, local_only: bool):
+def load_neural(qg_model: str, qa_model: str, device: str, batch_size: int, local_only: bool = False):
     """Both adapters; raises (OSError, ValueError, ...) when a model cannot be loaded."""
     qg = HFQuestionGenerator(qg_model, device=device, batch_size=batch_size, local_only=local_only)
     qa = HFExtractiveAnswerer(qa_model, device=device, batch_size=batch_size * 2, local_only=local_only)

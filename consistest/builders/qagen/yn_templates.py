@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from consistest.builders.qagen.parse import Tok, children, subtree
+from consistest.builders.qagen.parse import Tok, subtree
 from consistest.builders.qagen.polarity import drop_negation, swap_person
 from consistest.builders.qagen.sources import lexicon
 
@@ -192,7 +192,3 @@ def build_pool(parsed: Sequence[Sequence[Tok]]) -> dict[str, list[str]]:
         for kind, obj in object_slots(toks):
             pool.setdefault(kind, set()).add(obj)
     return {k: sorted(v) for k, v in pool.items()}
-
-
-def has_child(toks: Sequence[Tok], head: int, dep: str) -> bool:
-    return any(c.dep == dep for c in children(toks, head))
