@@ -29,11 +29,13 @@ def read_json(path: str | Path) -> Any:
         ) from None
 
 
-def read_text(path: str | Path) -> str:
-    """Read UTF-8 text; a missing or unreadable path is an InputError."""
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """Read UTF-8 text (the first ``limit`` characters when given); a missing or unreadable path is an
+    InputError."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8") as f:
+            return f.read(-1 if limit is None else limit)
     except FileNotFoundError:
         raise InputError("no such file", path=str(path)) from None
     except IsADirectoryError:

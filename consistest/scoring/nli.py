@@ -44,31 +44,29 @@ def resolve_label_map(id2label: Mapping[Any, str], labels: str | None = None) ->
             raise InputError(
                 f"--nli-labels names {len(names)} labels but the model has {n} outputs", field="nli-labels"
             )
-        out = {}
-        for i, name in enumerate(names):
-            lab = canonical_label(name)
-            if lab is None:
-                raise InputError(
-                    f"unknown NLI label {name!r} (use contradiction, neutral, entailment)", field="nli-labels"
-                )
-            out[i] = lab
-        return _check_map(out, "--nli-labels")
-    raw = {int(k): str(v) for k, v in id2label.items()}
-    if any(_GENERIC.match(v) for v in raw.values()):
-        raise InputError(
-            f"the NLI model's config.id2label has generic names ({', '.join(raw[i] for i in sorted(raw))}): "
-            "pass --nli-labels with one name per label id, e.g. --nli-labels contradiction,neutral,entailment"
-        )
+        by_id, where = dict(enumerate(names)), "--nli-labels"
+    else:
+        by_id, where = {int(k): str(v) for k, v in id2label.items()}, "config.id2label"
+        if any(_GENERIC.match(v) for v in by_id.values()):
+            generic = ", ".join(by_id[i] for i in sorted(by_id))
+            raise InputError(
+                f"the NLI model's config.id2label has generic names ({generic}): pass --nli-labels with one "
+                "name per label id, e.g. --nli-labels contradiction,neutral,entailment"
+            )
     out = {}
-    for i, name in raw.items():
+    for i, name in by_id.items():
         lab = canonical_label(name)
+        if lab is None and labels:
+            raise InputError(
+                f"unknown NLI label {name!r} (use contradiction, neutral, entailment)", field="nli-labels"
+            )
         if lab is None:
             raise InputError(
                 f"the NLI model's label {name!r} is not contradiction/neutral/entailment: "
                 "pass --nli-labels to name each label id"
             )
         out[i] = lab
-    return _check_map(out, "config.id2label")
+    return _check_map(out, where)
 
 
 def _check_map(m: dict[int, str], where: str) -> dict[int, str]:

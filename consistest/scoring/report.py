@@ -21,11 +21,12 @@ def figure_groups(rows: Sequence[Row]) -> list[tuple[str, str, Callable[[Row], b
     ):
         for t, tl in (("wh", "WH"), ("yn", "Y/N")):
             groups.append((f"{src_key}_{t}", f"{src_label} {tl}", _pred(srcs, t)))
-    for d in sorted({int(r["distance"]) for r in rows}):
+    distances = sorted({int(r["distance"]) for r in rows})
+    for d in distances:
         groups.append((f"d={d}", f"Distance {d}", lambda r, d=d: int(r["distance"]) == d))
     paired = paired_qa_ids(rows)
-    if len({int(r["distance"]) for r in rows}) > 1:
-        for d in sorted({int(r["distance"]) for r in rows}):
+    if len(distances) > 1:
+        for d in distances:
             groups.append(
                 (
                     f"paired_d={d}",

@@ -23,7 +23,7 @@ CSV_COLUMNS = ("Question", "Response", "Reference", "NLI_Ref", "Source", "Type",
 def read_responses(path: str | Path, samples: Sequence[Sample]) -> dict[str, str]:
     """sample id -> response, checked to cover the samples exactly once."""
     path = Path(path)
-    head = read_text(path).lstrip("\ufeff")[:200]
+    head = read_text(path, limit=200).lstrip("\ufeff")
     if path.suffix.lower() == ".csv" or head.startswith("Question,"):
         return read_csv_responses(path, samples)
     out: dict[str, str] = {}
