@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from consistest.builders.assemble import AssemblyConfig, assemble, count_samples
+from consistest.builders.assemble import AssemblyConfig, MatchCounts, assemble, count_samples, match_counts
 from consistest.card import render_card
-from consistest.dataset import write_samples
-from consistest.io import atomic_dir, atomic_write_json, dumps_line
+from consistest.dataset import BUILD_INFO, file_sha256, samples_hash, write_samples
+from consistest.errors import InputError
+from consistest.io import atomic_dir, atomic_write_json, guard_output_dir
 from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
 from consistest.schema import Sample
 from consistest.signature import make_signature
@@ -35,6 +35,8 @@ class BuildConfig:
     fmt: str = "parquet"
     assembly: AssemblyConfig = field(default_factory=AssemblyConfig)
     qagen: Any = None  # a QAGenConfig for builds from --dialogues alone (None: builder defaults)
+    overwrite: bool = False  # replace an --out directory that is not an earlier build
+    allow_partial: bool = False  # build even when many curated QAs match no dialogue
     quiet: bool = False
 
 
@@ -48,6 +50,8 @@ class BuildResult:
 def build_dataset(cfg: BuildConfig) -> BuildResult:
     """Read, assemble and write ``cfg.out`` atomically (the old directory stays until the new is whole)."""
     dialogues_path, pqa_path, hqa_path = resolve_inputs(cfg)
+    given = [p for p in (dialogues_path, pqa_path, hqa_path) if p is not None]
+    guard_output_dir(cfg.out, marker=BUILD_INFO, overwrite=cfg.overwrite, inputs=given)
     dialogues = read_dialogues(dialogues_path, cfg.layout)
     generated = None
     if pqa_path is None or hqa_path is None:
@@ -57,22 +61,56 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
     else:
         persona_qas, history_qas = read_persona_qas(pqa_path), read_history_qas(hqa_path)
         inputs = {"dialogues": dialogues_path, "persona_qas": pqa_path, "history_qas": hqa_path}
+    matched = match_counts(dialogues, persona_qas, history_qas)
+    if not cfg.allow_partial:
+        check_match(matched, dialogues_path, pqa_path, hqa_path, layout=cfg.layout)
     samples = assemble(dialogues, persona_qas, history_qas, cfg.assembly, history_path=str(hqa_path))
     paired_cfg = AssemblyConfig(cfg.assembly.memory, cfg.assembly.distances, paired=True)
     paired = samples if cfg.assembly.paired else assemble(dialogues, persona_qas, history_qas, paired_cfg)
     qagen_info = generated.info if generated is not None else None
-    info = build_info(samples, paired, cfg, inputs, n_dialogues=len(dialogues), qagen_info=qagen_info)
+    info = build_info(
+        samples, paired, cfg, inputs, n_dialogues=len(dialogues), qagen_info=qagen_info, matched=matched
+    )
     with atomic_dir(cfg.out) as tmp:
         if generated is not None:
             from consistest.builders.qagen.pipeline import write_qas
 
             write_qas(generated, tmp)
-        write_samples(tmp, samples, cfg.fmt)
-        atomic_write_json(tmp / "build_info.json", info)
+        info["data_sha256"] = file_sha256(write_samples(tmp, samples, cfg.fmt))
+        atomic_write_json(tmp / BUILD_INFO, info)
         (tmp / "README.md").write_text(render_card(info), encoding="utf-8")
     if not cfg.quiet:
         print(f"wrote {len(samples)} samples to {cfg.out}", file=sys.stderr)
     return BuildResult(out=cfg.out, samples=samples, info=info)
+
+
+# A build may lose this share of the curated QAs (facts missing from the dialogues) before it fails.
+MAX_UNMATCHED_SHARE = 0.01
+
+
+def check_match(
+    m: MatchCounts, dialogues: Path, persona_qas: Path | None, history_qas: Path | None, layout: str | None
+) -> None:
+    """Fail when no persona QA matches, or more than 1% of either QA file matches no dialogue."""
+    from consistest.readers import detect_layout
+
+    checks = (
+        (persona_qas, m.persona_qas, m.persona_matched, "persona QAs match a persona sentence"),
+        (history_qas, m.history_qas, m.history_matched, "history QAs match a dialogue id"),
+    )
+    for path, total, hit, what in checks:
+        if total and (hit == 0 or (total - hit) > MAX_UNMATCHED_SHARE * total):
+            hint = (
+                "the curated QAs are keyed by the ConsisTest JSON layout's sentences and ids "
+                "(consistest_valid.json, `i read twenty books a year .`); build from that file"
+                if (layout or detect_layout(dialogues)) != "consistest-json"
+                else "the QA files belong to other dialogues"
+            )
+            raise InputError(
+                f"only {hit:,} of {total:,} {what} of {Path(dialogues).name}: {hint}, "
+                "or pass --allow-partial to build from the matching ones",
+                path=str(path),
+            )
 
 
 def _generate_qas(dialogues: list, cfg: BuildConfig) -> Any:
@@ -86,19 +124,6 @@ def cfg_seed(qagen_info: dict[str, Any]) -> Any:
     return (qagen_info.get("config") or {}).get("seed", 0)
 
 
-def samples_hash(samples: list[Sample]) -> str:
-    """sha256 of the samples' canonical JSON lines: the dataset's content hash, independent of file format."""
-    h = hashlib.sha256()
-    for s in samples:
-        h.update(dumps_line(s.to_dict()).encode("utf-8"))
-        h.update(b"\n")
-    return h.hexdigest()
-
-
-def file_sha256(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest() if Path(path).is_file() else "n/a"
-
-
 def build_info(
     samples: list[Sample],
     paired: list[Sample],
@@ -106,6 +131,7 @@ def build_info(
     inputs: dict[str, Path],
     n_dialogues: int,
     qagen_info: dict[str, Any] | None = None,
+    matched: MatchCounts | None = None,
 ) -> dict[str, Any]:
     """Counts, settings, input checksums, content hash, signature; no paths or times (byte-identical).
 
@@ -121,6 +147,8 @@ def build_info(
         name = "ConsisTest (generated QAs)"
     else:
         qa_origin, name = ("demo", "ConsisTest-demo") if cfg.demo else ("curated", "ConsisTest-02")
+    if matched is not None and matched.unmatched:
+        qa_origin += "-partial"  # --allow-partial: not the published benchmark
     settings = {"memory": a.memory, "distances": list(a.distances), "paired": a.paired, "format": cfg.fmt}
     extra = {"qagen": qagen_info} if qagen_info is not None else {}
     return {
@@ -130,6 +158,7 @@ def build_info(
         "counts": {"total": len(samples), **count_samples(samples)},
         "counts_paired": {"total": len(paired), **count_samples(paired)},
         "n_dialogues": n_dialogues,
+        "qa_match": matched.to_dict() if matched is not None else None,
         "settings": settings,
         "inputs": {k: {"name": Path(p).name, "sha256": file_sha256(Path(p))} for k, p in inputs.items()},
         "signature": make_signature(

@@ -49,6 +49,8 @@ def _load_rows(source: str) -> list[dict[str, Any]]:
 
     name, _, split = source.partition(":") if not Path(source).exists() else (source, "", "")
     split = split or DEFAULT_SPLIT
+    if not Path(name).exists():
+        _check_hub(name)
     try:
         if Path(name).is_dir() and (Path(name) / "dataset_info.json").exists():
             ds = datasets.load_from_disk(name)
@@ -63,6 +65,17 @@ def _load_rows(source: str) -> list[dict[str, Any]]:
             split = "test" if "test" in ds else next(iter(ds))
         ds = ds[split]
     return ds.to_list()
+
+
+def _check_hub(name: str) -> None:
+    """Fail at once (not after minutes of retries) when a dataset id cannot be fetched."""
+    from consistest.hf_loading import hub_offline, hub_unreachable, looks_local
+
+    if looks_local(name):
+        raise InputError("no such file or directory", path=name)
+    why = "HF_HUB_OFFLINE is set" if hub_offline() else hub_unreachable()
+    if why:
+        raise InputError(f"not a local file or folder, and the dataset cannot be fetched ({why})", path=name)
 
 
 def _pick(cols: set[str], keys: tuple[str, ...], source: str, what: str) -> str:

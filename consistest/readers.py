@@ -36,14 +36,26 @@ def read_dialogues(source: str | Path, layout: str | None = None) -> list[Dialog
     """Read dialogues from a ConsisTest JSON, a ConvAI2/ParlAI text file, or a HF dataset (id or dir)."""
     layout = layout or detect_layout(source)
     if layout == "consistest-json":
-        return read_consistest_json(source)
-    if layout == "convai2-text":
-        return read_convai2_text(source)
-    if layout == "hf":
+        dialogues = read_consistest_json(source)
+    elif layout == "convai2-text":
+        dialogues = read_convai2_text(source)
+    elif layout == "hf":
         from consistest.hf_dialogues import read_hf_dialogues
 
-        return read_hf_dialogues(str(source))
-    raise InputError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}", path=str(source))
+        dialogues = read_hf_dialogues(str(source))
+    else:
+        raise InputError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}", path=str(source))
+    check_unique_ids(dialogues, str(source))
+    return dialogues
+
+
+def check_unique_ids(dialogues: list[Dialogue], path: str) -> None:
+    """A dialogue id given twice would silently merge two dialogues' questions: refuse it."""
+    seen: set[str] = set()
+    for d in dialogues:
+        if d.dialog_id in seen:
+            raise InputError("dialogue id appears twice; ids must be unique", path=path, record=d.dialog_id)
+        seen.add(d.dialog_id)
 
 
 def read_consistest_json(path: str | Path) -> list[Dialogue]:

@@ -8,7 +8,19 @@ from consistest import __version__
 
 SIGNATURE_FORMAT = "v1"
 # Known keys in print order; unknown keys follow in the order given, ``v`` always ends the string.
-ORDER: tuple[str, ...] = ("data", "qa", "nli", "rules", "mem", "d", "paired", "model", "input", "dec")
+ORDER: tuple[str, ...] = (
+    "data",
+    "subset",
+    "qa",
+    "nli",
+    "rules",
+    "mem",
+    "d",
+    "paired",
+    "model",
+    "input",
+    "dec",
+)
 
 
 def make_signature(parts: Mapping[str, object]) -> str:

@@ -184,11 +184,12 @@ def test_bad_input_exits_2_and_leaves_out_untouched(tmp_path: Path, case: str) -
     d, p, h, expected = _bad_inputs(tmp_path)[case]
     out = tmp_path / "out"
     out.mkdir()
+    (out / "build_info.json").write_text("{}")  # an earlier build, which a failed build must keep
     (out / "keep.txt").write_text("old build")
     r = run_cli("build", "--dialogues", d, "--persona-qas", p, "--history-qas", h, "--out", out, "-q")
     assert r.exit_code == 2
     assert r.stderr.count("\n") == 1 and expected in r.stderr and r.stderr.startswith("consistest: error: ")
-    assert sorted(x.name for x in out.iterdir()) == ["keep.txt"]
+    assert sorted(x.name for x in out.iterdir()) == ["build_info.json", "keep.txt"]
     assert not [x for x in tmp_path.iterdir() if x.name.startswith(".out.")]  # no temp dir left behind
 
 

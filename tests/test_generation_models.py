@@ -149,7 +149,9 @@ def test_missing_model_is_one_line_error(dataset_dir, tmp_path) -> None:
         "generate", "--dataset", dataset_dir, "--model", tmp_path / "nope", "--out", tmp_path / "r", "-q"
     )
     assert (
-        res.exit_code == 2 and "cannot load model" in res.stderr and len(res.stderr.strip().splitlines()) == 1
+        res.exit_code == 2
+        and "model folder not found" in res.stderr
+        and len(res.stderr.strip().splitlines()) == 1
     )
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from consistest.dataset import write_samples
+from consistest.dataset import samples_hash, write_samples
 from consistest.io import atomic_write_json
 from consistest.schema import Sample
 from consistest.scoring.scorer import score_responses
@@ -51,7 +51,7 @@ def dataset(tmp_path: Path) -> Path:
     atomic_write_json(
         d / "build_info.json",
         {
-            "content_hash": "abcdef0123456789",
+            "content_hash": samples_hash(samples),
             "counts": {},
             "settings": {"memory": 3, "distances": [0, 2], "paired": False},
         },
@@ -88,7 +88,7 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
         "--out",
         out,
         "--n-boot",
-        "50",
+        "100",
     )
     assert res.exit_code == 0, res.output
     rows = {r["id"]: r for r in map(json.loads, (out / "scores.jsonl").read_text().splitlines())}
@@ -104,7 +104,8 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
     assert figs["history_yn"]["n"] == 2 and figs["source=hist_ext"]["n"] == 2
     assert figs["paired_d=0"]["n"] == 3 and figs["d=0"]["n"] == 4
     sig = summary["signature"]
-    assert sig == "consistest:v1|data:abcdef012345|nli:none|rules:2|mem:3|d:0,2|paired:no|v:0.1.0"
+    digest = json.loads((dataset / "build_info.json").read_text())["content_hash"][:12]
+    assert sig == f"consistest:v1|data:{digest}|nli:none|rules:2|mem:3|d:0,2|paired:no|v:0.1.0"
     assert sig in res.output and "Persona Y/N" in res.output and "undecided" in res.output
 
 
@@ -223,4 +224,4 @@ def test_score_with_tiny_nli_model_and_compare(dataset: Path, tmp_path: Path) ->
     overall = json.loads(res.output)["figures"][0]
     assert overall["key"] == "overall" and overall["runs"][1]["mean"] == 0.0
     assert overall["diffs"][0]["delta"] <= 0 and 0 <= overall["diffs"][0]["p"] <= 1
-    assert "run2-run1 (p)" in run_cli("compare", r1, r2, "--n-boot", "50").output
+    assert "run2-run1 (p)" in run_cli("compare", r1, r2, "--n-boot", "100").output

@@ -29,6 +29,10 @@ class AssemblyConfig:
             raise InputError(
                 f"distances must be in 0..{self.memory - 1} (memory {self.memory}), got {self.distances}"
             )
+        if len(set(self.distances)) != len(self.distances):
+            raise InputError(
+                f"distances must not repeat (each would double its samples), got {self.distances}"
+            )
 
 
 def persona_history(utterances: Sequence[str], question: str, distance: int) -> list[str]:
@@ -139,6 +143,44 @@ def _dedupe_ids(samples: list[Sample]) -> list[Sample]:
         n = seen[s.id]
         out.append(s if n == 1 else replace(s, id=f"{s.id}-{n}", qa_id=f"{s.qa_id}-{n}"))
     return out
+
+
+@dataclass(frozen=True)
+class MatchCounts:
+    """How many QAs found their fact's home: persona QAs a persona sentence, history QAs a dialogue."""
+
+    persona_qas: int
+    persona_matched: int
+    history_qas: int
+    history_matched: int
+
+    @property
+    def unmatched(self) -> int:
+        return self.persona_qas - self.persona_matched + self.history_qas - self.history_matched
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "persona_qas": self.persona_qas,
+            "persona_matched": self.persona_matched,
+            "history_qas": self.history_qas,
+            "history_matched": self.history_matched,
+        }
+
+
+def match_counts(
+    dialogues: Sequence[Dialogue],
+    persona_qas: Mapping[str, Sequence[QA]],
+    history_qas: Mapping[str, Sequence[QA]],
+) -> MatchCounts:
+    """Count the QAs whose persona sentence or dialogue id occurs in ``dialogues``."""
+    sentences = {s for d in dialogues for s in d.persona}
+    ids = {d.dialog_id for d in dialogues}
+    return MatchCounts(
+        persona_qas=sum(len(v) for v in persona_qas.values()),
+        persona_matched=sum(len(v) for k, v in persona_qas.items() if k in sentences),
+        history_qas=sum(len(v) for v in history_qas.values()),
+        history_matched=sum(len(v) for k, v in history_qas.items() if k in ids),
+    )
 
 
 def count_samples(samples: Sequence[Sample]) -> dict[str, int]:

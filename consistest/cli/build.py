@@ -63,6 +63,16 @@ def parse_distances(text: str) -> tuple[int, ...]:
 )
 @click.option("--paired", is_flag=True, help="Keep only history QAs that exist at every distance.")
 @click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace --out even when it is a non-empty folder that is not an earlier build.",
+)
+@click.option(
+    "--allow-partial",
+    is_flag=True,
+    help="Build even when more than 1%% of the curated QAs match no dialogue (marked qa:...-partial).",
+)
+@click.option(
     "--wh-generator",
     type=click.Choice(["auto", "rules", "neural"]),
     default="auto",
@@ -107,6 +117,8 @@ def build(
     memory: int,
     distances: str,
     paired: bool,
+    overwrite: bool,
+    allow_partial: bool,
     quiet: bool,
     **qagen_options: Any,
 ) -> None:
@@ -130,6 +142,8 @@ def build(
         fmt=fmt,
         assembly=AssemblyConfig(memory=memory, distances=parse_distances(distances), paired=paired),
         qagen=qagen_config(**qagen_options) if generate else None,
+        overwrite=overwrite,
+        allow_partial=allow_partial,
         quiet=quiet,
     )
     result = build_dataset(cfg)

@@ -1,9 +1,11 @@
-"""Click group and shared plumbing: InputError -> one line on stderr and exit code 2."""
+"""Click group and shared plumbing: every error is one line on stderr (exit 2 for bad input, 1 for faults
+of the environment), with a traceback only under ``--debug``."""
 
 from __future__ import annotations
 
 import functools
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -11,21 +13,64 @@ from typing import Any
 import click
 
 from consistest import __version__
-from consistest.errors import InputError
+from consistest.errors import EnvironmentFault, InputError, describe_os_error
+
+
+def _debug_requested() -> bool:
+    ctx = click.get_current_context(silent=True)
+    while ctx is not None:
+        if ctx.meta.get("consistest.debug"):
+            return True
+        ctx = ctx.parent
+    return bool(os.environ.get("CONSISTEST_DEBUG"))
+
+
+def _set_debug(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta["consistest.debug"] = True
+
+
+debug_option = click.option(
+    "--debug",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_set_debug,
+    help="Show the full traceback of an error (also CONSISTEST_DEBUG=1).",
+)
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"consistest: error: {message}", err=True)
+    sys.exit(code)
 
 
 def handle_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Turn InputError into ``consistest: error: <one line>`` and exit code 2."""
+    """Errors as one line on stderr: InputError exit 2; EnvironmentFault/OSError (disk full, read-only
+    folder) exit 1; anything unexpected exit 1 naming its type. ``--debug`` re-raises with the traceback.
+    Adds the ``--debug`` option to the command."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except InputError as e:
-            click.echo(f"consistest: error: {e}", err=True)
-            sys.exit(2)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as e:
+            if _debug_requested():
+                raise
+            if isinstance(e, InputError):
+                _fail(str(e), 2)
+            if isinstance(e, EnvironmentFault):
+                _fail(str(e), 1)
+            if isinstance(e, OSError):
+                _fail(describe_os_error(e), 1)
+            first = (str(e).strip().splitlines() or [""])[0][:300]
+            _fail(f"unexpected {type(e).__name__}: {first} (run again with --debug for the traceback)", 1)
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
 
-    return wrapper
+    return debug_option(wrapper)
 
 
 quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bars or logs on stderr.")
@@ -58,5 +103,6 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="consistest")
+@debug_option
 def main() -> None:
     """ConsisTest: build the factual-consistency benchmark and score chatbots on it."""

@@ -52,7 +52,13 @@ FORMATS = ("table", "json", "markdown")
 )
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option("--n-boot", type=int, default=N_BOOT, show_default=True, help="Bootstrap resamples.")
+@click.option(
+    "--n-boot",
+    type=int,
+    default=N_BOOT,
+    show_default=True,
+    help="Bootstrap resamples (0 = no intervals, else >= 100).",
+)
 @quiet_option
 @handle_errors
 def score(
@@ -80,7 +86,7 @@ def score(
     cfg = ScoreConfig(
         dataset=dataset,
         responses=responses,
-        out=out or default_run_dir(responses, generation),
+        out=out or default_run_dir(dataset, responses, generation),
         generation=generation,
         nli=nli,
         nli_labels=nli_labels,
@@ -94,25 +100,37 @@ def score(
     click.echo(render(result.summary, fmt))
 
 
-def default_run_dir(responses: Path | None, generation: Any) -> Path:
-    """``runs/<model id with / as __>[-<variant>]`` or ``runs/<responses file stem>``."""
+def default_run_dir(dataset: Path, responses: Path | None, generation: Any) -> Path:
+    """``runs/<dataset folder>/<model id with / as __>[-<variant>]`` or ``runs/<dataset>/<responses stem>``:
+    the same model scored on the demo and on the full benchmark lands in two folders."""
+    base = Path("runs") / Path(dataset).resolve().name
     if generation is None:
-        return Path("runs") / Path(responses or "responses").stem
+        return base / Path(responses or "responses").stem
     name = generation.model.replace("/", "__").replace(":", "-")
     if generation.input_variant != "standard":
         name += f"-{generation.input_variant}"
-    return Path("runs") / name
+    return base / name
 
 
 @click.command()
 @click.argument("rundirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option("--n-boot", type=int, default=N_BOOT, show_default=True, help="Bootstrap resamples.")
+@click.option(
+    "--n-boot",
+    type=int,
+    default=N_BOOT,
+    show_default=True,
+    help="Bootstrap resamples (0 = no intervals, else >= 100).",
+)
+@click.option("--force", is_flag=True, help="Compare runs scored on different datasets (their shared ids).")
 @quiet_option
 @handle_errors
-def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, quiet: bool) -> None:
-    """Print scored runs side by side, with a paired bootstrap significance for each difference to run 1."""
+def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, force: bool, quiet: bool) -> None:
+    """Print scored runs side by side on the items all of them decided, with a paired bootstrap
+    significance for each difference to run 1; warns when their signatures differ."""
     from consistest.scoring.compare import compare_runs, render_comparison
+    from consistest.scoring.scorer import check_n_boot
 
-    click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot), fmt))
+    check_n_boot(n_boot)
+    click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot, force=force), fmt))

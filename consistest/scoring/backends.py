@@ -17,10 +17,10 @@ from functools import lru_cache
 from typing import Any
 
 from consistest.errors import InputError
+from consistest.hf_loading import load_pretrained, resolve_device
 from consistest.schema import Sample
 from consistest.scoring.encoding import arrange, chat_messages, encode_ids
 from consistest.scoring.genconfig import GenerationConfig
-from consistest.scoring.hf import quiet_transformers, resolve_device
 
 Chunk = list[tuple[str, str]]  # (sample id, response)
 
@@ -28,21 +28,16 @@ Chunk = list[tuple[str, str]]  # (sample id, response)
 def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
     """Tokenizer and model (seq2seq or causal LM, from the config), in eval mode on ``device``."""
     import torch
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM
 
-    if quiet:
-        quiet_transformers()
-    try:
-        config = AutoConfig.from_pretrained(spec)
-        tok = AutoTokenizer.from_pretrained(spec)
-        cls = AutoModelForSeq2SeqLM if config.is_encoder_decoder else AutoModelForCausalLM
-        torch_dtype = "auto" if dtype == "auto" and device != "cpu" else getattr(torch, dtype, torch.float32)
-        model = cls.from_pretrained(spec, dtype=torch_dtype)
-    except (OSError, ValueError, KeyError) as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise InputError(
-            f"cannot load model {spec!r} (a hub id or a local model directory): {first}"
-        ) from None
+    torch_dtype = "auto" if dtype == "auto" and device != "cpu" else getattr(torch, dtype, torch.float32)
+    tok, model = load_pretrained(
+        spec,
+        lambda config: AutoModelForSeq2SeqLM if config.is_encoder_decoder else AutoModelForCausalLM,
+        what="model",
+        quiet=quiet,
+        dtype=torch_dtype,
+    )
     return tok, model.to(device).eval()
 
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from consistest.schema import content_hash
 
 N_BOOT = 1000
+MIN_BOOT = 100  # fewer resamples give no meaningful 95% interval (0 = no interval)
 
 
 def _rng(seed: int, name: str):
@@ -36,7 +37,9 @@ def bootstrap_ci(
     x = np.asarray(values, dtype=float)
     if x.size == 0:
         return None
-    if x.size == 1 or n_boot <= 0:
+    if n_boot <= 0:
+        return None
+    if x.size == 1:
         return float(x.mean()), float(x.mean())
     means = _resampled_means(x, _rng(seed, name), n_boot)
     lo, hi = np.quantile(means, [alpha / 2, 1 - alpha / 2])
@@ -55,6 +58,8 @@ def paired_bootstrap(
     if xa.size == 0:
         return {"n": 0, "delta": None, "ci_low": None, "ci_high": None, "p": None}
     d = xb - xa
+    if n_boot <= 0:
+        return {"n": int(d.size), "delta": float(d.mean()), "ci_low": None, "ci_high": None, "p": None}
     boots = _resampled_means(d, _rng(seed, f"paired:{name}"), n_boot)
     lo, hi = np.quantile(boots, [0.025, 0.975])
     # Two-sided: how often the resampled difference lands on the other side of zero (shifted-null style).

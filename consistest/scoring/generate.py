@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from consistest.errors import InputError
-from consistest.io import atomic_write_json, atomic_write_jsonl, dumps_line, progress, read_json
+from consistest.io import atomic_write_json, atomic_write_jsonl, dumps_line, progress, read_json, run_lock
 from consistest.protocols import Responder
 from consistest.schema import Sample, content_hash
 from consistest.scoring.genconfig import BASELINE_PREFIX, GenerationConfig
@@ -49,29 +49,43 @@ def generate_responses(
     quiet: bool = False,
     responder: Responder | None = None,
 ) -> Path:
-    """Write RUNDIR/responses.jsonl for ``samples`` (the first ``cfg.limit`` of them); return its path."""
+    """Write RUNDIR/responses.jsonl for ``samples`` (the first ``cfg.limit`` of them); return its path.
+
+    The run's settings (generation.json) are written with its first response, so a start that fails
+    (a mistyped model path, no CUDA) leaves nothing that would block the corrected command."""
     run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    out, info_path = run_dir / RESPONSES_FILE, run_dir / INFO_FILE
-    data = dataset_hash(samples)
-    info = {"settings": cfg.settings(), "data": data, "signature": cfg.signature(data)}
-    _check_resume(cfg, info, out, info_path)
-    known = {s.id: i for i, s in enumerate(samples)}
-    if len(known) != len(samples):
-        raise InputError("the dataset has duplicate sample ids")
-    done = read_done(out, known)
-    todo = list(samples if cfg.limit is None else samples[: cfg.limit])
-    atomic_write_json(info_path, {**info, "complete": False, "samples": len(todo)})
-    missing = [s for s in todo if s.id not in done]
-    if missing:
-        responder = responder or make_responder(cfg, quiet)
-        _run(responder, todo, done, out, cfg.batch_size, quiet)
-    complete = all(s.id in done for s in todo)
-    if complete:
-        order = sorted(done, key=known.__getitem__)
-        atomic_write_jsonl(out, [{"id": sid, "response": done[sid]} for sid in order])
-    atomic_write_json(info_path, {**info, "complete": complete, "samples": len(todo)})
+    with run_lock(run_dir):
+        out, info_path = run_dir / RESPONSES_FILE, run_dir / INFO_FILE
+        data = dataset_hash(samples)
+        info = {"settings": cfg.settings(), "data": data, "signature": cfg.signature(data)}
+        _check_resume(cfg, info, out, info_path)
+        known = {s.id: i for i, s in enumerate(samples)}
+        if len(known) != len(samples):
+            raise InputError("the dataset has duplicate sample ids")
+        done = read_done(out, known)
+        todo = list(samples if cfg.limit is None else samples[: cfg.limit])
+        stored = {**info, "samples": len(todo)}
+        if any(s.id not in done for s in todo):
+            responder = responder or make_responder(cfg, quiet)
+            _run(
+                responder,
+                todo,
+                done,
+                out,
+                cfg.batch_size,
+                quiet,
+                lambda: _write_info(info_path, stored, False),
+            )
+        complete = all(s.id in done for s in todo)
+        if complete:
+            order = sorted(done, key=known.__getitem__)
+            atomic_write_jsonl(out, [{"id": sid, "response": done[sid]} for sid in order])
+        _write_info(info_path, stored, complete)
     return out
+
+
+def _write_info(path: Path, info: dict[str, Any], complete: bool) -> None:
+    atomic_write_json(path, {**info, "complete": complete})
 
 
 def _check_resume(cfg: GenerationConfig, info: dict[str, Any], out: Path, info_path: Path) -> None:
@@ -130,17 +144,28 @@ def read_done(path: Path, known: dict[str, int]) -> dict[str, str]:
 
 
 def _run(
-    responder: Responder, todo: list[Sample], done: dict[str, str], out: Path, size: int, quiet: bool
+    responder: Responder,
+    todo: list[Sample],
+    done: dict[str, str],
+    out: Path,
+    size: int,
+    quiet: bool,
+    on_first_write: Callable[[], None],
 ) -> None:
     """Append each chunk's new responses to ``out`` (flushed) while a bar shows samples/s."""
     wanted = {s.id for s in todo}
     bar = progress(
         total=len(todo), initial=len(wanted & done.keys()), unit="sample", desc="generate", quiet=quiet
     )
+    first = True
     try:
         with open(out, "a", encoding="utf-8", newline="\n") as f:
             for chunk in _chunks(responder, todo, frozenset(done), size):
                 new = [(sid, r) for sid, r in chunk if sid in wanted and sid not in done]
+                if first:
+                    _check_not_all_empty(responder, new, done)
+                    on_first_write()
+                    first = False
                 f.write("".join(dumps_line({"id": sid, "response": r}) + "\n" for sid, r in new))
                 f.flush()
                 os.fsync(f.fileno())
@@ -148,6 +173,15 @@ def _run(
                 bar.update(len(new))
     finally:
         bar.close()
+
+
+def _check_not_all_empty(responder: Responder, new: list[tuple[str, str]], done: dict[str, str]) -> None:
+    """A first batch of only empty replies means a broken model (no tokenizer, wrong stop tokens)."""
+    if len(new) >= 2 and not done and not any(r.strip() for _, r in new):
+        raise InputError(
+            f"model {responder.name!r} replied with empty text to all of its first {len(new)} inputs; check "
+            "its tokenizer files, special tokens and --max-new-tokens (nothing was written)"
+        )
 
 
 def _chunks(

@@ -163,31 +163,19 @@ def load_nli(
 
     ``device`` may be ``auto`` (cuda when available); ``quiet`` silences transformers' bars and warnings.
     """
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoModelForSequenceClassification
 
-    from consistest.scoring.hf import quiet_transformers, resolve_device
+    from consistest.hf_loading import load_pretrained, resolve_device
 
     device = resolve_device(device)
-    if quiet:
-        quiet_transformers()
-
     spec = str(spec)
-    local = Path(spec).expanduser()
-    looks_local = local.exists() or spec.startswith((".", "/", "~")) or spec.count("/") > 1
-    if looks_local and not local.is_dir():
-        raise InputError("NLI model directory not found", path=spec)
-    src = str(local) if looks_local else spec
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(src)
-        model = AutoModelForSequenceClassification.from_pretrained(src)
-    except (OSError, ValueError) as e:
-        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-        raise InputError(
-            f"cannot load NLI model {spec!r} ({first[:200]}); pass a local model directory or --nli none"
-        ) from None
+    tokenizer, model = load_pretrained(
+        spec, lambda _config: AutoModelForSequenceClassification, what="NLI model", quiet=quiet
+    )
     label_map = resolve_label_map(model.config.id2label, labels)
     model.eval().to(device)
-    name = local_model_name(local) if looks_local else spec
+    local = Path(spec).expanduser()
+    name = local_model_name(local) if local.is_dir() else spec
     return HFNLI(
         model, tokenizer, label_map, name=name, batch_size=batch_size, device=device, max_length=max_length
     )

@@ -66,18 +66,19 @@ def resolve_base(base: str) -> str:
 
 def load_base(base: str) -> tuple[Any, Any]:
     """Tokenizer and a 3-label classifier (new head when the base has none or another label count)."""
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoModelForSequenceClassification
 
-    src = resolve_base(base)
-    try:
-        tok = AutoTokenizer.from_pretrained(src)
-        model = AutoModelForSequenceClassification.from_pretrained(
-            src, num_labels=3, id2label=dict(ID2LABEL), label2id=dict(LABEL2ID), ignore_mismatched_sizes=True
-        )
-    except (OSError, ValueError) as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        raise InputError(f"cannot load base model {base!r}: {first[:200]}", field="base") from None
-    return tok, model
+    from consistest.hf_loading import load_pretrained
+
+    return load_pretrained(
+        resolve_base(base),
+        lambda _config: AutoModelForSequenceClassification,
+        what="base model",
+        num_labels=3,
+        id2label=dict(ID2LABEL),
+        label2id=dict(LABEL2ID),
+        ignore_mismatched_sizes=True,
+    )
 
 
 def batches(examples: list[NLIExample], batch_size: int, seed: int, epoch: int, tok: Any, max_length: int):

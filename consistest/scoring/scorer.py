@@ -6,17 +6,18 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from consistest.dataset import load_samples, read_build_info
+from consistest.dataset import open_dataset, samples_hash
 from consistest.errors import InputError
-from consistest.io import atomic_write_json, atomic_write_jsonl
+from consistest.io import atomic_write_json, atomic_write_jsonl, run_lock
 from consistest.protocols import NLI
-from consistest.schema import Sample, content_hash
-from consistest.scoring.bootstrap import N_BOOT
+from consistest.schema import Sample
+from consistest.scoring.bootstrap import MIN_BOOT, N_BOOT
 from consistest.scoring.genconfig import GenerationConfig
 from consistest.scoring.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.scoring.report import SCORES_FILE, SUMMARY_FILE, render, summarize
@@ -50,39 +51,63 @@ class ScoreResult:
 
 
 def run_score(cfg: ScoreConfig) -> ScoreResult:
-    """Load the dataset and responses (generating them first when ``cfg.generation`` is set), the NLI
-    model named in ``cfg``; score; write RUNDIR."""
+    """Load the dataset, the responses (or generate them, after loading the NLI model so a bad --nli fails
+    before any generation) and the NLI model; score; write RUNDIR under its lock."""
     if (cfg.responses is None) == (cfg.generation is None):
         raise InputError("give exactly one of --responses FILE or --model MODEL")
-    samples = load_samples(cfg.dataset)
-    build_info = read_build_info(cfg.dataset) if (Path(cfg.dataset) / "build_info.json").exists() else None
-    extra: dict[str, Any] = {}
-    if cfg.generation is not None:
-        from consistest.scoring.generate import generate_responses
-
-        gen = cfg.generation
-        path = generate_responses(gen, samples, cfg.out, quiet=cfg.quiet)  # applies gen.limit itself
-        samples = samples if gen.limit is None else samples[: gen.limit]
-        extra["generation"] = gen.settings()
-    else:
-        path = Path(cfg.responses)  # type: ignore[arg-type]
-        extra["responses"] = path.name
-    responses = read_responses(path, samples)  # fail fast, before loading a model
-    nli = nli_from_option(
-        cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device, quiet=cfg.quiet
-    )
-    return score_responses(
-        samples,
-        responses,
-        nli,
-        cfg.out,
-        build_info=build_info,
-        generation=cfg.generation,
-        seed=cfg.seed,
-        n_boot=cfg.n_boot,
+    check_n_boot(cfg.n_boot)
+    ds = open_dataset(cfg.dataset)
+    samples, extra = ds.samples, {}
+    load = functools.partial(
+        nli_from_option,
+        cfg.nli,
+        cfg.nli_labels,
+        batch_size=cfg.batch_size,
+        device=cfg.device,
         quiet=cfg.quiet,
-        extra=extra,
     )
+    with run_lock(cfg.out):
+        if cfg.generation is None:
+            path = Path(cfg.responses)  # type: ignore[arg-type]
+            extra["responses"] = path.name
+            responses = read_responses(path, samples)  # fail fast, before loading a model
+            nli = load()
+        else:
+            from consistest.scoring.generate import generate_responses
+
+            gen = cfg.generation
+            nli = load()
+            path = generate_responses(gen, samples, cfg.out, quiet=cfg.quiet)  # applies gen.limit itself
+            samples = samples if gen.limit is None else samples[: gen.limit]
+            extra["generation"] = gen.settings()
+            responses = read_responses(path, samples)
+        return score_responses(
+            samples,
+            responses,
+            nli,
+            cfg.out,
+            build_info=ds.info,
+            generation=cfg.generation,
+            seed=cfg.seed,
+            n_boot=cfg.n_boot,
+            quiet=cfg.quiet,
+            extra=extra,
+            data_hash=ds.content_hash,
+            subset=subset_tag(cfg.generation, len(ds.samples)),
+        )
+
+
+def subset_tag(generation: GenerationConfig | None, n_total: int) -> str | None:
+    """``first-N`` when --limit keeps fewer samples than the dataset has (a smoke run, not the benchmark)."""
+    if generation is None or generation.limit is None or generation.limit >= n_total:
+        return None
+    return f"first-{generation.limit}"
+
+
+def check_n_boot(n_boot: int) -> None:
+    """0 turns intervals off; fewer than 100 resamples would print a meaningless "95% CI"."""
+    if n_boot != 0 and n_boot < MIN_BOOT:
+        raise InputError(f"--n-boot must be 0 (no intervals) or at least {MIN_BOOT}, got {n_boot}")
 
 
 def score_responses(
@@ -97,17 +122,20 @@ def score_responses(
     n_boot: int = N_BOOT,
     quiet: bool = True,
     extra: Mapping[str, Any] | None = None,
+    data_hash: str | None = None,
+    subset: str | None = None,
 ) -> ScoreResult:
     """Score one response per sample; write ``out_dir``/scores.jsonl and summary.json atomically when given.
 
-    ``dataset`` is a built dataset directory (its build_info.json feeds the signature) or the samples
-    themselves; ``responses`` is a file (JSONL or the original CSV) or a mapping sample id -> response;
-    ``nli`` is an NLI (see ``consistest.scoring.nli.load_nli``) or None for rules only.
+    ``dataset`` is a built dataset directory (its verified content hash feeds the signature) or the samples
+    themselves (``data_hash`` then names them, else their content is hashed); ``responses`` is a file
+    (JSONL or the original CSV) or a mapping sample id -> response; ``nli`` is an NLI (see
+    ``consistest.scoring.nli.load_nli``) or None for rules only; ``subset`` names a partial run.
     """
+    check_n_boot(n_boot)
     if isinstance(dataset, (str, Path)):
-        samples = load_samples(dataset)
-        if build_info is None and (Path(dataset) / "build_info.json").exists():
-            build_info = read_build_info(dataset)
+        ds = open_dataset(dataset)
+        samples, build_info, data_hash = ds.samples, build_info or ds.info, ds.content_hash
     else:
         samples = list(dataset)
     if isinstance(responses, (str, Path)):
@@ -115,15 +143,17 @@ def score_responses(
     else:
         check_coverage(responses, samples)
     rows = score_samples(samples, responses, nli, quiet=quiet)
-    signature = score_signature(samples, nli, build_info, generation)
+    digest = data_hash or samples_hash(samples)
+    signature = score_signature(samples, nli, build_info, generation, data_hash=digest, subset=subset)
     info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, **dict(extra or {})}
     summary = summarize(rows, signature=signature, seed=seed, n_boot=n_boot, extra=info)
     if out_dir is not None:
         out_dir = Path(out_dir)
         if out_dir.exists() and not out_dir.is_dir():
             raise InputError("--out exists and is not a directory", path=str(out_dir))
-        atomic_write_jsonl(out_dir / SCORES_FILE, rows)
-        atomic_write_json(out_dir / SUMMARY_FILE, summary)
+        with run_lock(out_dir):
+            atomic_write_jsonl(out_dir / SCORES_FILE, rows)
+            atomic_write_json(out_dir / SUMMARY_FILE, summary)
     return ScoreResult(rows=rows, summary=summary, out=Path(out_dir) if out_dir is not None else None)
 
 
@@ -169,14 +199,17 @@ def score_signature(
     nli: NLI | None,
     build_info: Mapping[str, Any] | None,
     generation: GenerationConfig | None = None,
+    *,
+    data_hash: str,
+    subset: str | None = None,
 ) -> str:
-    """data hash (build_info's content hash, else one of the sample ids), nli + labels, rules, mem/d,
-    and for generated responses the model, input variant and decoding."""
+    """data hash (verified against the data), nli + labels, rules, mem/d, a subset when not the whole
+    dataset, and for generated responses the model, input variant and decoding."""
     settings = dict((build_info or {}).get("settings") or {})
-    digest = (build_info or {}).get("content_hash") or content_hash(sorted(s.id for s in samples), n=64)
     return make_signature(
         {
-            "data": str(digest)[:12],
+            "data": str(data_hash)[:12],
+            "subset": subset,
             "nli": nli_signature(nli),
             "rules": RULES_VERSION,
             "mem": settings.get("memory"),

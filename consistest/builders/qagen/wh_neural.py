@@ -8,10 +8,10 @@ unreachable: see ``load_neural``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from consistest.builders.qagen.yn_templates import Question
+from consistest.hf_loading import load_pretrained
 from consistest.protocols import Answerer, QuestionGenerator
 
 DEFAULT_QG_MODEL = "valhalla/t5-base-e2e-qg"  # answer-agnostic: "generate questions: ..." -> "q1 <sep> q2"
@@ -20,21 +20,18 @@ QG_PREFIX = "generate questions: "
 QG_SEP = "<sep>"
 
 
-def _load_kwargs(model: str, local_only: bool) -> dict[str, Any]:
-    return {"local_files_only": True} if local_only or Path(model).is_dir() else {}
-
-
 class HFQuestionGenerator:
     """A seq2seq QG model (T5 e2e-qg layout): one prompt per statement, questions split on <sep>."""
 
     def __init__(self, model: str = DEFAULT_QG_MODEL, device: str = "cpu", batch_size: int = 16,
-                 num_beams: int = 4, max_new_tokens: int = 64, local_only: bool = False) -> None:  # fmt: skip
-        from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+                 num_beams: int = 4, max_new_tokens: int = 64) -> None:  # fmt: skip
+        from transformers import AutoModelForSeq2SeqLM
 
-        kw = _load_kwargs(model, local_only)
         self.name = model
-        self.tokenizer = AutoTokenizer.from_pretrained(model, **kw)
-        self.model = AutoModelForSeq2SeqLM.from_pretrained(model, **kw).to(device).eval()
+        self.tokenizer, self.model = load_pretrained(
+            model, lambda _c: AutoModelForSeq2SeqLM, what="question-generation model"
+        )
+        self.model = self.model.to(device).eval()
         self.device, self.batch_size = device, batch_size
         self.num_beams, self.max_new_tokens = num_beams, max_new_tokens
 
@@ -67,13 +64,14 @@ class HFExtractiveAnswerer:
     """Extractive QA: the best context span (start/end logits) and its probability."""
 
     def __init__(self, model: str = DEFAULT_QA_MODEL, device: str = "cpu", batch_size: int = 32,
-                 max_span_subwords: int = 20, local_only: bool = False) -> None:  # fmt: skip
-        from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+                 max_span_subwords: int = 20) -> None:  # fmt: skip
+        from transformers import AutoModelForQuestionAnswering
 
-        kw = _load_kwargs(model, local_only)
         self.name = model
-        self.tokenizer = AutoTokenizer.from_pretrained(model, **kw)
-        self.model = AutoModelForQuestionAnswering.from_pretrained(model, **kw).to(device).eval()
+        self.tokenizer, self.model = load_pretrained(
+            model, lambda _c: AutoModelForQuestionAnswering, what="extractive QA model"
+        )
+        self.model = self.model.to(device).eval()
         self.device, self.batch_size, self.max_span = device, batch_size, max_span_subwords
 
     def answer(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[str, float]]:
@@ -139,8 +137,8 @@ def neural_wh(
     return out
 
 
-def load_neural(qg_model: str, qa_model: str, device: str, batch_size: int, local_only: bool = False):
+def load_neural(qg_model: str, qa_model: str, device: str, batch_size: int):
     """Both adapters; raises (OSError, ValueError, ...) when a model cannot be loaded."""
-    qg = HFQuestionGenerator(qg_model, device=device, batch_size=batch_size, local_only=local_only)
-    qa = HFExtractiveAnswerer(qa_model, device=device, batch_size=batch_size * 2, local_only=local_only)
+    qg = HFQuestionGenerator(qg_model, device=device, batch_size=batch_size)
+    qa = HFExtractiveAnswerer(qa_model, device=device, batch_size=batch_size * 2)
     return qg, qa
