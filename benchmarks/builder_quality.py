@@ -18,11 +18,12 @@ from pathlib import Path
 
 from rapidfuzz import fuzz
 
-from consistest.builders.qagen.filters import well_formed
-from consistest.builders.qagen.pipeline import QAGenConfig, QAGenResult, generate_qas
-from consistest.builders.qagen.sources import strip_punct
-from consistest.readers import iter_qas, read_dialogues, read_history_qas, read_persona_qas
-from consistest.schema import QA
+from consistest.core.records import QA
+from consistest.data.dialogues import read_dialogues
+from consistest.data.qa_files import iter_qas, read_history_qas, read_persona_qas
+from consistest.tasks.consistest.qagen.filters import well_formed
+from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, QAGenResult, generate_qas
+from consistest.text.sentences import strip_punct
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 REPRO = 90.0

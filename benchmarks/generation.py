@@ -18,14 +18,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from consistest.schema import Sample  # noqa: E402
+from consistest.core.records import Sample  # noqa: E402
 
 
 def load_samples(n: int) -> tuple[list[Sample], str]:
     shared = ROOT.parent / "shared" / "data"
     if (shared / "consistest" / "history_qas.json").exists():
-        from consistest.builders.assemble import assemble
-        from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
+        from consistest.data.dialogues import read_dialogues
+        from consistest.data.qa_files import read_history_qas, read_persona_qas
+        from consistest.tasks.consistest.assemble import assemble
 
         samples = assemble(
             read_dialogues(shared / "personachat" / "consistest_valid.json"),
@@ -33,8 +34,8 @@ def load_samples(n: int) -> tuple[list[Sample], str]:
             read_history_qas(shared / "consistest" / "history_qas.json"),
         )
         return samples[:n], "ConsisTest-02 (real)"
-    from consistest.build import BuildConfig, build_dataset
-    from consistest.dataset import load_samples as load
+    from consistest.data.dataset_dir import load_samples as load
+    from consistest.tasks.consistest.build import BuildConfig, build_dataset
 
     out = Path(tempfile.mkdtemp()) / "demo"
     build_dataset(BuildConfig(demo=True, out=out, quiet=True))
@@ -59,9 +60,9 @@ def main() -> None:
 
     import torch
 
-    from consistest.scoring.backends import HFResponder
-    from consistest.scoring.genconfig import GenerationConfig
-    from consistest.scoring.generate import generate_responses
+    from consistest.models.decoding import GenerationConfig
+    from consistest.models.hf_chat import HFResponder
+    from consistest.models.runner import generate_responses
     from tests.tiny_models import tiny_generator
 
     torch.set_num_threads(args.threads)

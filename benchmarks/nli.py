@@ -34,8 +34,8 @@ def main(argv: list[str] | None = None) -> None:
 
     import torch
 
-    from consistest.scoring.nli import load_nli
-    from consistest.scoring.nlitrain_data import ID2LABEL, read_nli_file
+    from consistest.models.nli import load_nli
+    from consistest.training.nli_data import ID2LABEL, read_nli_file
 
     if args.threads:
         torch.set_num_threads(args.threads)

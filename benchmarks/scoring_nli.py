@@ -51,9 +51,9 @@ def synthetic_pairs(n: int, seed: int = 0) -> list[tuple[str, str]]:
 
 
 def dataset_pairs(dataset: str, responses: str, limit: int) -> list[tuple[str, str]]:
-    from consistest.dataset import load_samples
-    from consistest.scoring.responses import read_responses
-    from consistest.scoring.rules import Need, judge
+    from consistest.data.dataset_dir import load_samples
+    from consistest.metrics.rules import Need, judge
+    from consistest.tasks.consistest.responses import read_responses
 
     samples = load_samples(dataset)
     resp = read_responses(responses, samples)
@@ -80,7 +80,7 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
-    from consistest.scoring.nli import HFNLI, load_nli
+    from consistest.models.nli import HFNLI, load_nli
 
     spec = args.nli
     if spec is None:

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from consistest.build import BuildConfig, build_dataset
-from consistest.builders.assemble import AssemblyConfig, assemble, history_window, persona_history
-from consistest.dataset import load_samples
-from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
-from consistest.schema import QA, Dialogue
+from consistest.core.records import QA, Dialogue
+from consistest.data.dataset_dir import load_samples
+from consistest.data.dialogues import read_dialogues
+from consistest.data.qa_files import read_history_qas, read_persona_qas
+from consistest.tasks.consistest.assemble import AssemblyConfig, assemble, history_window, persona_history
+from consistest.tasks.consistest.build import BuildConfig, build_dataset
 from tests.helpers import run_cli, write_json
 
 EXPECTED = {
@@ -103,7 +104,7 @@ def test_exact_counts_on_the_published_files(real_inputs: tuple[Path, Path, Path
     dialogues = read_dialogues(real_inputs[0])
     pqa, hqa = read_persona_qas(real_inputs[1]), read_history_qas(real_inputs[2])
     samples = assemble(dialogues, pqa, hqa)
-    from consistest.builders.assemble import count_samples
+    from consistest.tasks.consistest.assemble import count_samples
 
     assert len(samples) == 18_635 and count_samples(samples) == EXPECTED
     assert len({s.id for s in samples}) == 18_635

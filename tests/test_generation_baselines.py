@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from consistest.errors import InputError
-from consistest.schema import Sample
-from consistest.scoring.baselines import BaselineResponder, oracle_response, retrieval_response
-from consistest.scoring.genconfig import GenerationConfig
-from consistest.scoring.generate import generate_responses
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.models.baselines import BaselineResponder, oracle_response, retrieval_response
+from consistest.models.decoding import GenerationConfig
+from consistest.models.runner import generate_responses
 
 
 def sample(question: str, answer: str, fact: str, qtype: str, history: list[str] | None = None) -> Sample:
@@ -69,9 +69,10 @@ def test_generic_and_unknown() -> None:
 def test_scorer_ranks_oracle_over_retrieval_over_generic(
     consistest_json: Path, persona_qas_json: Path, history_qas_json: Path, tmp_path: Path
 ) -> None:
-    from consistest.builders.assemble import assemble
-    from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
-    from consistest.scoring.scorer import score_responses
+    from consistest.data.dialogues import read_dialogues
+    from consistest.data.qa_files import read_history_qas, read_persona_qas
+    from consistest.tasks.consistest.assemble import assemble
+    from consistest.tasks.consistest.score import score_responses
 
     samples = assemble(read_dialogues(consistest_json), read_persona_qas(persona_qas_json),
                        read_history_qas(history_qas_json))  # fmt: skip

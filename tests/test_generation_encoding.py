@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from consistest.errors import InputError
-from consistest.schema import Sample
-from consistest.scoring.encoding import (
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.models.rendering import (
     AGENT,
     USER,
     Context,

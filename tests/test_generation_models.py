@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from consistest.dataset import write_samples
-from consistest.errors import InputError
-from consistest.schema import Sample
-from consistest.scoring.encoding import VARIANTS
-from consistest.scoring.genconfig import GenerationConfig
-from consistest.scoring.generate import generate_responses
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.data.dataset_dir import write_samples
+from consistest.models.decoding import GenerationConfig
+from consistest.models.rendering import VARIANTS
+from consistest.models.runner import generate_responses
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 
@@ -79,7 +79,7 @@ def test_every_model_and_variant_end_to_end(models, dataset_dir, tmp_path, kind:
 
 
 def test_bart_encoding_token_by_token(models) -> None:
-    from consistest.scoring.backends import HFResponder
+    from consistest.models.hf_chat import HFResponder
 
     r = HFResponder(cfg(models["bart"], utterance_max_tokens=4), quiet=True)
     s = toy_samples()[2]  # history: "hi there", "i am a nurse .", "what do you do for a living ?"
@@ -98,7 +98,7 @@ def test_bart_encoding_token_by_token(models) -> None:
 
 
 def test_gpt2_generates_after_agent_token_with_left_padding(models) -> None:
-    from consistest.scoring.backends import HFResponder
+    from consistest.models.hf_chat import HFResponder
 
     r = HFResponder(cfg(models["gpt2"]), quiet=True)
     ids = r.encode(toy_samples()[0])
@@ -111,7 +111,7 @@ def test_gpt2_generates_after_agent_token_with_left_padding(models) -> None:
 
 
 def test_identical_inputs_generated_once(models) -> None:
-    from consistest.scoring.backends import HFResponder
+    from consistest.models.hf_chat import HFResponder
 
     r = HFResponder(cfg(models["t5"], input_variant="fact-question"), quiet=True)
     plan = r.plan(toy_samples())
@@ -121,7 +121,7 @@ def test_identical_inputs_generated_once(models) -> None:
 
 
 def test_sampling_is_seeded_per_sample_id(models) -> None:
-    from consistest.scoring.backends import HFResponder
+    from consistest.models.hf_chat import HFResponder
 
     r = HFResponder(cfg(models["gpt2"], do_sample=True, seed=3, temperature=1.5), quiet=True)
     samples = toy_samples()
@@ -133,7 +133,7 @@ def test_sampling_is_seeded_per_sample_id(models) -> None:
 
 
 def test_unknown_speaker_tokens_warn(tmp_path) -> None:
-    from consistest.scoring.backends import HFResponder
+    from consistest.models.hf_chat import HFResponder
 
     plain = tiny_generator(tmp_path / "plain", "bart", speaker_tokens=())
     logs: list[str] = []
@@ -173,7 +173,7 @@ TEMPLATE = (
 def test_chat_template_persona_as_system(tmp_path) -> None:
     from transformers import AutoTokenizer
 
-    from consistest.scoring.backends import HFResponder
+    from consistest.models.hf_chat import HFResponder
 
     path = tiny_generator(tmp_path / "chat", "gpt2")
     tok = AutoTokenizer.from_pretrained(path)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from consistest.dataset import write_samples
-from consistest.errors import InputError
-from consistest.schema import Sample
-from consistest.scoring.genconfig import GenerationConfig
-from consistest.scoring.generate import generate_responses
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.data.dataset_dir import write_samples
+from consistest.models.decoding import GenerationConfig
+from consistest.models.runner import generate_responses
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 

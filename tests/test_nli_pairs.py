@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from consistest.builders.nli_pairs import LABELS, candidate_pairs, collect_sentences, make_pairs
-from consistest.builders.nli_relations import EVASIVE_REPLIES, label
-from consistest.readers import read_dialogues
+from consistest.data.dialogues import read_dialogues
+from consistest.training.nli_pairs import LABELS, candidate_pairs, collect_sentences, make_pairs
+from consistest.training.nli_relations import EVASIVE_REPLIES, label
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_cli_writes_pairs_and_stats(tmp_path, convai2_txt) -> None:
 
 
 def test_no_triples_is_an_input_error(tmp_path, consistest_json) -> None:
-    from consistest.errors import InputError
+    from consistest.core.errors import InputError
 
     with pytest.raises(InputError, match="no DNLI triples"):
         make_pairs(read_dialogues(consistest_json)[:5])

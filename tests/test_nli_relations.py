@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from consistest.builders.nli_relations import contradicts, label, neutral, usable
+from consistest.training.nli_relations import contradicts, label, neutral, usable
 
 
 @pytest.mark.parametrize(

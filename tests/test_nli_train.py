@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from consistest.errors import InputError
-from consistest.scoring.nlitrain_data import ID2LABEL, holdout, load_sets, read_nli_file
+from consistest.core.errors import InputError
+from consistest.training.nli_data import ID2LABEL, holdout, load_sets, read_nli_file
 
 PAIRS = [
     ("i have two dogs .", "i have a dog .", "entailment"),
@@ -78,7 +78,7 @@ def test_split_field_and_holdout(tmp_path) -> None:
 
 
 def test_classification_metrics_by_hand() -> None:
-    from consistest.scoring.nlitrain_data import classification_metrics
+    from consistest.training.nli_data import classification_metrics
 
     m = classification_metrics([0, 0, 1, 2], [0, 1, 1, 2])
     assert m["accuracy"] == 0.75
@@ -124,7 +124,7 @@ def tiny_run(tmp_path: Path, out: str, **overrides: Any) -> tuple[Any, Path]:
     """A TrainNLIConfig over the 6 PAIRS (train = dev) on a fresh tiny base, and the data file."""
     import torch
 
-    from consistest.scoring.nli_train import TrainNLIConfig
+    from consistest.training.nli_train import TrainNLIConfig
 
     torch.set_num_threads(1)
     base = tiny_bert_base(tmp_path / "base")
@@ -140,8 +140,8 @@ def tiny_run(tmp_path: Path, out: str, **overrides: Any) -> tuple[Any, Path]:
 
 
 def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> None:
-    from consistest.scoring.nli import load_nli
-    from consistest.scoring.nli_train import train_nli
+    from consistest.models.nli import load_nli
+    from consistest.training.nli_train import train_nli
 
     cfg, data = tiny_run(tmp_path, "nli", quiet=False)
     out = tmp_path / "nli"
@@ -171,7 +171,7 @@ def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> No
 
 
 def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, capsys) -> None:
-    from consistest.scoring import nli_train
+    from consistest.training import nli_train
 
     cfg, _ = tiny_run(tmp_path, "m", quiet=False)
     real_evaluate, calls = nli_train.evaluate, []
@@ -196,7 +196,7 @@ def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, ca
 
 def test_tiny_encoder_learns(tmp_path) -> None:
     """Enough steps on 6 pairs: the classifier fits them (a check that training really updates the model)."""
-    from consistest.scoring.nli_train import train_nli
+    from consistest.training.nli_train import train_nli
 
     cfg, _ = tiny_run(tmp_path, "m", epochs=60, lr=3e-3, batch_size=6, warmup=0.0)
     assert train_nli(cfg)["dev"]["train.jsonl"]["accuracy"] == 1.0

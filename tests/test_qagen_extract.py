@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from consistest.builders.qagen.extract import (
+from consistest.core.records import Dialogue
+from consistest.data.dialogues import read_dialogues
+from consistest.tasks.consistest.qagen.extract import (
     agent_answer,
     explicit_yes_no,
     extract_qas,
@@ -15,8 +17,6 @@ from consistest.builders.qagen.extract import (
     statement_of,
     user_question,
 )
-from consistest.readers import read_dialogues
-from consistest.schema import Dialogue
 
 
 @pytest.mark.parametrize(

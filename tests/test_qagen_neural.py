@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from consistest.builders.qagen.wh_neural import (
+from consistest.models.base import Answerer, QuestionGenerator
+from consistest.tasks.consistest.qagen.wh_neural import (
     HFExtractiveAnswerer,
     HFQuestionGenerator,
     neural_wh,
     split_questions,
 )
-from consistest.protocols import Answerer, QuestionGenerator
 from tests.tiny_models import tiny_extractive_qa, tiny_generator
 
 pytestmark = pytest.mark.slow

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from consistest.builders.qagen.pipeline import QAGenConfig, _cap_history_yn, generate_qas, write_qas
-from consistest.builders.qagen.sources import normalise, statement_pieces, strip_punct
-from consistest.protocols import Answerer, QuestionGenerator
-from consistest.readers import read_dialogues, read_history_qas, read_persona_qas
-from consistest.schema import QA, Dialogue
+from consistest.core.records import QA, Dialogue
+from consistest.data.dialogues import read_dialogues
+from consistest.data.qa_files import read_history_qas, read_persona_qas
+from consistest.models.base import Answerer, QuestionGenerator
+from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, _cap_history_yn, generate_qas, write_qas
+from consistest.text.sentences import normalise, statement_pieces, strip_punct
 
 
 class FakeQG:

@@ -8,20 +8,25 @@ from collections import Counter
 
 import pytest
 
-from consistest.builders.qagen.clauses import coordinated, core
-from consistest.builders.qagen.filters import filter_qas, is_exclusive, malformed_reason, truth_in_fact
-from consistest.builders.qagen.parse import parse
-from consistest.builders.qagen.polarity import answer_polarity, drop_negation, is_negated, swap_person
-from consistest.builders.qagen.sources import informative, normalise, split_clauses, statement_pieces
-from consistest.builders.qagen.wh_rules import wh_questions
-from consistest.builders.qagen.yn_templates import (
+from consistest.core.records import QA
+from consistest.tasks.consistest.qagen.filters import (
+    filter_qas,
+    is_exclusive,
+    malformed_reason,
+    truth_in_fact,
+)
+from consistest.text.clauses import coordinated, core
+from consistest.text.parse import parse
+from consistest.text.polarity import answer_polarity, drop_negation, is_negated, swap_person
+from consistest.text.questions.wh_rules import wh_questions
+from consistest.text.questions.yn_templates import (
     build_pool,
     counterfactual,
     fix_articles,
     history_worthy,
     yn_question,
 )
-from consistest.schema import QA
+from consistest.text.sentences import informative, normalise, split_clauses, statement_pieces
 
 pytest.importorskip("spacy")
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from consistest.errors import InputError
-from consistest.readers import detect_layout, read_dialogues, read_history_qas, read_persona_qas
+from consistest.core.errors import InputError
+from consistest.data.dialogues import detect_layout, read_dialogues
+from consistest.data.qa_files import read_history_qas, read_persona_qas
 from tests.helpers import write_json
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from consistest import io as cio
+from consistest.core import io as cio
 from tests.helpers import run_cli, write_json
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from consistest.errors import InputError
-from consistest.protocols import NLI
-from consistest.scoring.nli import HFNLI, load_nli, nli_from_option, nli_signature, resolve_label_map
+from consistest.core.errors import InputError
+from consistest.models.base import NLI
+from consistest.models.nli import HFNLI, load_nli, nli_from_option, nli_signature, resolve_label_map
 from tests.tiny_models import tiny_roberta_classifier
 
 

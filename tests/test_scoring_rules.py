@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from consistest.scoring.clean import clean_response
-from consistest.scoring.numbers import normalize_numbers
-from consistest.scoring.rules import (
+from consistest.metrics.clean import clean_response
+from consistest.metrics.numbers import normalize_numbers
+from consistest.metrics.rules import (
     RULES_VERSION,
     Need,
     Outcome,

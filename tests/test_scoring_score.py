@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from consistest.dataset import samples_hash, write_samples
-from consistest.io import atomic_write_json
-from consistest.schema import Sample
-from consistest.scoring.scorer import score_responses
+from consistest.core.io import atomic_write_json
+from consistest.core.records import Sample
+from consistest.data.dataset_dir import samples_hash, write_samples
+from consistest.tasks.consistest.score import score_responses
 from tests.helpers import run_cli
 
 
@@ -163,7 +163,7 @@ def test_duplicate_id_is_an_error(dataset: Path, tmp_path: Path) -> None:
 
 
 def test_original_csv_matched_by_order(dataset: Path, tmp_path: Path) -> None:
-    from consistest.dataset import load_samples
+    from consistest.data.dataset_dir import load_samples
 
     samples = load_samples(dataset)
     path = tmp_path / "r.csv"

@@ -1,7 +1,7 @@
 """Tiny models built from a config with a tokenizer trained on the fly: no download, seconds on CPU.
 
 Shared by the test suites (extend additively). Each builder saves to a directory that
-``from_pretrained`` (and so ``consistest.scoring.nli.load_nli``) loads.
+``from_pretrained`` (and so ``consistest.models.nli.load_nli``) loads.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.errors import InputError
+from consistest.core.errors import InputError
 
 
 def parse_distances(text: str) -> tuple[int, ...]:
@@ -127,8 +127,14 @@ def build(
     With --persona-qas/--history-qas the curated QAs are assembled; with --dialogues alone the question
     builders generate the QAs first (also written to OUT/persona_qas.json and OUT/history_qas.json).
     """
-    from consistest.build import DEFAULT_OUT, DEMO_OUT, BuildConfig, build_dataset, counts_table
-    from consistest.builders.assemble import AssemblyConfig
+    from consistest.tasks.consistest.assemble import AssemblyConfig
+    from consistest.tasks.consistest.build import (
+        DEFAULT_OUT,
+        DEMO_OUT,
+        BuildConfig,
+        build_dataset,
+        counts_table,
+    )
 
     generate = dialogues is not None and persona_qas is None and history_qas is None
     cfg = BuildConfig(
@@ -159,8 +165,8 @@ def qagen_config(
     device: str,
 ) -> Any:
     """The question builders' config from the build options (defaults: the builders' hub models)."""
-    from consistest.builders.qagen.pipeline import QAGenConfig
-    from consistest.builders.qagen.wh_neural import DEFAULT_QA_MODEL, DEFAULT_QG_MODEL
+    from consistest.tasks.consistest.qagen.pipeline import QAGenConfig
+    from consistest.tasks.consistest.qagen.wh_neural import DEFAULT_QA_MODEL, DEFAULT_QG_MODEL
 
     return QAGenConfig(
         wh_generator=wh_generator,

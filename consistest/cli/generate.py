@@ -12,13 +12,13 @@ from typing import Any
 import click
 
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.scoring.encoding import VARIANTS
-from consistest.scoring.genconfig import DEFAULT_BATCH_SIZE, DEVICES, DTYPES, GenerationConfig
+from consistest.models.decoding import DEFAULT_BATCH_SIZE, DEVICES, DTYPES, GenerationConfig
+from consistest.models.rendering import VARIANTS
 
 # (option declarations, click keyword arguments); the first entry is the model.
 _OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (("--input-variant",), dict(type=click.Choice(VARIANTS), default="standard", show_default=True,
-        help="Fact-injection ablation (see consistest.scoring.encoding).")),
+        help="Fact-injection ablation (see consistest.models.rendering).")),
     (("--speaker-tokens",), dict(default="<user>,<agent>", show_default=True,
         help="USER,AGENT tokens the model was fine-tuned with.")),
     (("--utterance-max-tokens",), dict(type=int, default=32, show_default=True,
@@ -64,7 +64,7 @@ def generation_options(fn: Callable[..., Any] | None = None, *, model_required: 
 
 def config_from_options(kwargs: dict[str, Any]) -> GenerationConfig:
     """Pop the generation options from parsed click kwargs and build the config (InputError if invalid)."""
-    from consistest.scoring.encoding import parse_speakers
+    from consistest.models.rendering import parse_speakers
 
     opts = {k: kwargs.pop(k) for k in GENERATION_KEYS if k in kwargs}
     opts["speaker_tokens"] = parse_speakers(opts.get("speaker_tokens", "<user>,<agent>"))
@@ -79,8 +79,8 @@ def config_from_options(kwargs: dict[str, Any]) -> GenerationConfig:
 @handle_errors
 def generate(dataset: str, out: str, quiet: bool, **kwargs: Any) -> None:
     """Generate one response per sample into OUT/responses.jsonl (resumable)."""
-    from consistest.dataset import load_samples
-    from consistest.scoring.generate import generate_responses
+    from consistest.data.dataset_dir import load_samples
+    from consistest.models.runner import generate_responses
 
     cfg = config_from_options(kwargs)
     path = generate_responses(cfg, load_samples(dataset), out, quiet=quiet)

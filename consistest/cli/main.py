@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from consistest import __version__
-from consistest.errors import EnvironmentFault, InputError, describe_os_error
+from consistest.core.errors import EnvironmentFault, InputError, describe_os_error
 
 
 def _debug_requested() -> bool:

@@ -33,7 +33,7 @@ from consistest.cli.main import handle_errors, quiet_option
 @handle_errors
 def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, evasive_share, quiet) -> None:
     """Build balanced entailment/neutral/contradiction pairs (with a split field) from DNLI triples."""
-    from consistest.builders.nli_pairs import NLIPairsConfig, build_nli_pairs
+    from consistest.training.nli_pairs import NLIPairsConfig, build_nli_pairs
 
     result = build_nli_pairs(
         NLIPairsConfig(
@@ -102,8 +102,8 @@ def train_nli(
     quiet,
 ) -> None:
     """Fine-tune an encoder as a contradiction/neutral/entailment classifier; resumable per epoch."""
-    from consistest.scoring.nli_train import TrainNLIConfig
-    from consistest.scoring.nli_train import train_nli as run
+    from consistest.training.nli_train import TrainNLIConfig
+    from consistest.training.nli_train import train_nli as run
 
     metrics = run(
         TrainNLIConfig(

@@ -9,8 +9,8 @@ import click
 
 from consistest.cli.generate import config_from_options, generation_options
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.scoring.bootstrap import N_BOOT
-from consistest.scoring.nli import DEFAULT_NLI
+from consistest.core.stats import N_BOOT
+from consistest.models.nli import DEFAULT_NLI
 
 FORMATS = ("table", "json", "markdown")
 
@@ -78,8 +78,8 @@ def score(
     Give --responses FILE to score existing responses, or --model MODEL to generate them first into
     OUT/responses.jsonl (resumable; --device and --batch-size apply to the NLI model too).
     """
-    from consistest.scoring.report import render
-    from consistest.scoring.scorer import ScoreConfig, run_score
+    from consistest.tasks.consistest.report import render
+    from consistest.tasks.consistest.score import ScoreConfig, run_score
 
     batch_size, device = gen_kwargs["batch_size"], gen_kwargs["device"]
     generation = config_from_options(gen_kwargs) if gen_kwargs.get("model") else None
@@ -129,8 +129,8 @@ def default_run_dir(dataset: Path, responses: Path | None, generation: Any) -> P
 def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, force: bool, quiet: bool) -> None:
     """Print scored runs side by side on the items all of them decided, with a paired bootstrap
     significance for each difference to run 1; warns when their signatures differ."""
-    from consistest.scoring.compare import compare_runs, render_comparison
-    from consistest.scoring.scorer import check_n_boot
+    from consistest.tasks.consistest.compare import compare_runs, render_comparison
+    from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
     click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot, force=force), fmt))

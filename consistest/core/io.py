@@ -1,0 +1,259 @@
+"""File helpers: atomic writes (temp + rename), JSON/JSONL with one-line errors, progress bars."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import InputError
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+def _unique_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise _DuplicateKey(k)
+        out[k] = v
+    return out
+
+
+def read_json(path: str | Path) -> Any:
+    """Parse a JSON file; any failure is an InputError naming the file (and line/column). A key repeated
+    in one object is an error too (plain ``json`` would silently keep the last copy)."""
+    path = Path(path)
+    text = read_text(path)
+    if not text.strip():
+        raise InputError("file is empty", path=str(path))
+    try:
+        return json.loads(text, object_pairs_hook=_unique_pairs)
+    except json.JSONDecodeError as e:
+        raise InputError(
+            f"invalid JSON at line {e.lineno} column {e.colno}: {e.msg}", path=str(path)
+        ) from None
+    except _DuplicateKey as e:
+        raise InputError(
+            f"key {e.key!r} appears twice in one object (JSON keeps only the last copy); make keys unique",
+            path=str(path),
+        ) from None
+
+
+def read_text(path: str | Path, limit: int | None = None) -> str:
+    """Read UTF-8 text (the first ``limit`` characters when given); a missing or unreadable path is an
+    InputError."""
+    path = Path(path)
+    try:
+        with path.open(encoding="utf-8") as f:
+            return f.read(-1 if limit is None else limit)
+    except FileNotFoundError:
+        raise InputError("no such file", path=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a directory, expected a file", path=str(path)) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise InputError(f"cannot read: {e}", path=str(path)) from None
+
+
+def read_jsonl(path: str | Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) from a JSONL file, skipping blank lines."""
+    path = Path(path)
+    for lineno, line in enumerate(read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"invalid JSON: {e.msg}", path=str(path), record=f"line {lineno}") from None
+        if not isinstance(obj, dict):
+            raise InputError("expected a JSON object", path=str(path), record=f"line {lineno}")
+        yield lineno, obj
+
+
+def dumps_line(obj: Any) -> str:
+    """One canonical JSON line (stable key order, UTF-8 kept)."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
+
+
+def _umask_mode(base: int) -> int:
+    """``base`` filtered by the process umask (mkstemp/mkdtemp create private files otherwise)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return base & ~mask
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write a file via a temp file in the same directory, then rename (no half-written output)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+        os.chmod(tmp, _umask_mode(0o666))
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def atomic_write_json(path: str | Path, obj: Any) -> None:
+    atomic_write_text(path, json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=True) + "\n")
+
+
+def atomic_write_jsonl(path: str | Path, rows: Iterable[Any]) -> None:
+    atomic_write_text(path, "".join(dumps_line(r) + "\n" for r in rows))
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process with this pid exists on this machine."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+_STALE = re.compile(r"^\.(?P<name>.+)\.(?:tmp|old)-(?P<pid>\d+)(?:-.*)?$")
+
+
+def clean_stale_siblings(path: Path) -> list[Path]:
+    """Remove ``.NAME.tmp-<pid>-*`` / ``.NAME.old-<pid>`` beside ``path`` left by killed processes."""
+    removed = []
+    if not path.parent.is_dir():
+        return removed
+    for p in path.parent.iterdir():
+        m = _STALE.match(p.name)
+        if m and m["name"] == path.name and not pid_alive(int(m["pid"])):
+            shutil.rmtree(p, ignore_errors=True) if p.is_dir() else p.unlink(missing_ok=True)
+            removed.append(p)
+    return removed
+
+
+def guard_output_dir(
+    path: str | Path,
+    *,
+    marker: str,
+    overwrite: bool = False,
+    inputs: Iterable[str | Path] = (),
+    what: str = "consistest build",
+) -> Path:
+    """Refuse to replace anything but an earlier output: ``path`` may be missing, empty, or a directory
+    holding ``marker`` (e.g. build_info.json); any other directory needs ``overwrite``. A file, the working
+    directory (or a parent of it) and a directory holding one of ``inputs`` are always refused."""
+    path = Path(os.path.abspath(path))
+    cwd = Path.cwd().resolve()
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        raise InputError("exists and is not a directory; choose another --out", path=str(path))
+    if not path.exists():
+        return path
+    real = path.resolve()
+    if real == cwd or real in cwd.parents:
+        raise InputError(
+            "is the working directory or contains it; choose a new folder for --out", path=str(path)
+        )
+    for inp in inputs:
+        ip = Path(os.path.abspath(inp)).resolve()
+        if ip == real or real in ip.parents:
+            raise InputError(
+                f"holds the input {ip}, which replacing it would delete; choose another --out", path=str(path)
+            )
+    if (path / marker).is_file() or not any(path.iterdir()) or overwrite:
+        return path
+    raise InputError(
+        f"exists and is not a {what} output (no {marker}); choose another --out, or pass --overwrite to "
+        "replace it",
+        path=str(path),
+    )
+
+
+@contextlib.contextmanager
+def atomic_dir(path: str | Path) -> Iterator[Path]:
+    """Yield a temp dir beside ``path``; on success it replaces ``path`` whole, on error it is removed.
+
+    Temp names carry the pid, so leftovers of a killed run are recognised and removed by the next one."""
+    path = Path(os.path.abspath(path))
+    if path.exists() and not path.is_dir():
+        raise InputError("exists and is not a directory", path=str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    clean_stale_siblings(path)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-{os.getpid()}-", dir=path.parent))
+    os.chmod(tmp, _umask_mode(0o777))
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    old = path.with_name(f".{path.name}.old-{os.getpid()}")
+    if path.exists():
+        os.replace(path, old)
+    os.replace(tmp, path)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+LOCK_FILE = ".lock"
+_HELD: set[str] = set()
+
+
+@contextlib.contextmanager
+def run_lock(run_dir: str | Path) -> Iterator[Path]:
+    """Hold ``RUNDIR/.lock`` (an flock, with our pid inside) while writing a run directory.
+
+    A second process is refused with one line naming the holder; the kernel drops the lock when its
+    holder dies, so the lock of a killed run is simply taken over."""
+    import fcntl
+
+    run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise InputError("exists and is not a directory; choose another --out", path=str(run_dir))
+    created = not run_dir.exists()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    key = str(run_dir.resolve())
+    if key in _HELD:  # this process holds it already (score --model generates, then scores)
+        yield run_dir
+        return
+    path = run_dir / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    _HELD.add(key)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise InputError(
+                f"another consistest process (pid {holder}) is writing this run directory; wait for it to "
+                "finish or use another --out",
+                path=str(run_dir),
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield run_dir
+    finally:
+        _HELD.discard(key)
+        if created and {p.name for p in run_dir.iterdir()} == {LOCK_FILE}:
+            path.unlink(missing_ok=True)  # a start that failed leaves no folder behind
+            with contextlib.suppress(OSError):
+                run_dir.rmdir()
+        os.close(fd)  # closing releases the lock; a kept file's pid is stale once we exit
+
+
+def progress(iterable: Iterable[Any] | None = None, *, quiet: bool = False, **kwargs: Any) -> Any:
+    """A tqdm bar on stderr, silenced by ``quiet`` (the CLI's --quiet)."""
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, disable=quiet, file=sys.stderr, dynamic_ncols=True, **kwargs)

@@ -1,0 +1,150 @@
+"""Built dataset directories: write (data file + card + build_info.json) and read them back."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import InputError
+from consistest.core.io import atomic_write_jsonl, dumps_line, read_json, read_jsonl
+from consistest.core.records import SAMPLE_COLUMNS, Sample
+
+DATA_STEM = "data/test"
+BUILD_INFO = "build_info.json"  # marks a directory as a consistest build (safe to replace)
+FORMATS = ("parquet", "jsonl")
+
+
+def data_file(directory: str | Path, fmt: str) -> Path:
+    return Path(directory) / f"{DATA_STEM}.{fmt}"
+
+
+def write_samples(directory: str | Path, samples: Sequence[Sample], fmt: str = "parquet") -> Path:
+    """Write samples in schema column order; byte-identical for identical input."""
+    path = data_file(directory, fmt)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    rows = [s.to_dict() for s in samples]
+    if fmt == "jsonl":
+        atomic_write_jsonl(path, rows)
+        return path
+    if fmt != "parquet":
+        raise InputError(f"unknown format {fmt!r}, expected one of {', '.join(FORMATS)}")
+    import pyarrow.parquet as pq
+
+    from consistest.core.records import sample_features
+
+    schema = sample_features().arrow_schema
+    table = _to_table(rows, schema)
+    pq.write_table(table, path, compression="zstd", write_statistics=False)
+    return path
+
+
+def _to_table(rows: list[dict[str, Any]], schema: Any) -> Any:
+    import pyarrow as pa
+
+    cols = {name: [r[name] for r in rows] for name in SAMPLE_COLUMNS}
+    return pa.Table.from_pydict(cols, schema=schema)
+
+
+@dataclass(frozen=True)
+class DatasetDir:
+    """A built dataset as scoring sees it: the samples, build_info.json (if any) and the verified content
+    hash of the samples (the signature's ``data:``)."""
+
+    path: Path
+    samples: list[Sample]
+    info: dict[str, Any] | None
+    content_hash: str
+
+    @property
+    def name(self) -> str:
+        return self.path.resolve().name
+
+
+def load_samples(directory: str | Path) -> list[Sample]:
+    """Read a built dataset directory (Parquet or JSONL) without importing ``datasets``."""
+    return _load(*_data_path(directory))
+
+
+def open_dataset(directory: str | Path) -> DatasetDir:
+    """Samples plus their content hash, checked against build_info.json: a data file edited after the
+    build is refused rather than scored under the build's signature."""
+    path, fmt = _data_path(directory)
+    info_path = Path(directory) / BUILD_INFO
+    info = read_json(info_path) if info_path.is_file() else None
+    samples = _load(path, fmt)
+    stored = (info or {}).get("content_hash")
+    if stored and (info or {}).get("data_sha256") == file_sha256(path):
+        digest = str(stored)  # the file is byte-for-byte the one the build hashed
+    else:
+        digest = samples_hash(samples)
+        if stored and stored != digest:
+            raise InputError(
+                f"{path.name} does not match {BUILD_INFO} (content hash {digest[:12]}, the build recorded "
+                f"{str(stored)[:12]}): the data changed after the build; rebuild it with consistest build",
+                path=str(path),
+            )
+    return DatasetDir(Path(directory), samples, info, digest)
+
+
+def _data_path(directory: str | Path) -> tuple[Path, str]:
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise InputError("dataset directory not found (run `consistest build` first)", path=str(directory))
+    for fmt in FORMATS:
+        path = data_file(directory, fmt)
+        if path.exists():
+            return path, fmt
+    raise InputError(f"no {DATA_STEM}.parquet or {DATA_STEM}.jsonl inside", path=str(directory))
+
+
+def _load(path: Path, fmt: str) -> list[Sample]:
+    rows = [obj for _, obj in read_jsonl(path)] if fmt == "jsonl" else _read_parquet(path)
+    out = []
+    for i, row in enumerate(rows):
+        missing = [c for c in SAMPLE_COLUMNS if c not in row]
+        if missing:
+            raise InputError("missing column", path=str(path), record=i, field=missing[0])
+        out.append(Sample.from_dict(row))
+    return out
+
+
+def _read_parquet(path: Path) -> list[dict[str, Any]]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.read_table(path).to_pylist()
+    except (pa.ArrowException, OSError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        raise InputError(
+            f"not a readable Parquet file ({first}); rebuild the dataset", path=str(path)
+        ) from None
+
+
+def samples_hash(samples: Sequence[Sample]) -> str:
+    """sha256 of the samples' canonical JSON lines: the dataset's content hash, independent of file format."""
+    h = hashlib.sha256()
+    for s in samples:
+        h.update(dumps_line(s.to_dict()).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+def file_sha256(path: str | Path) -> str:
+    """sha256 of a file's bytes, read in blocks (``n/a`` when it is not a file)."""
+    path = Path(path)
+    if not path.is_file():
+        return "n/a"
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def read_build_info(directory: str | Path) -> dict[str, Any]:
+    """The build's counts, settings, content hash and signature."""
+    return read_json(Path(directory) / BUILD_INFO)

@@ -1,0 +1,305 @@
+"""The scoring rules (paper Appendix B, faults fixed) as pure functions: response -> named outcome.
+
+``judge(question, truth, qtype, response)`` returns a ``Verdict``: the rule outcome, the rule score and
+what NLI must still do (nothing, a contradiction *guard*, or *decide* by entailment).
+``final_score(verdict, nli_label)`` applies the guard; ``nli_label=None`` (``--nli none``) leaves the
+items that need NLI to decide undecided (``None``). Every lexicon here is versioned by RULES_VERSION.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from consistest.metrics.clean import CLEAN_VERSION, clean_response
+from consistest.metrics.numbers import normalize_numbers, tokens
+from consistest.metrics.shortforms import SHORTFORMS_VERSION, ShortForms, short_forms
+
+# Bump when any rule or lexicon changes a score; it goes into the signature as ``rules:<n>``.
+RULES_VERSION = 2  # 2: cleaning v2 (dropped-subject statements are not questions), "my <plural>" forms
+assert CLEAN_VERSION == 2 and SHORTFORMS_VERSION == 2, "bump RULES_VERSION with its parts"
+
+MAX_KEYWORDS = 5
+YES_PHRASES = (
+    "yes",
+    "yeah",
+    "yep",
+    "yup",
+    "sure",
+    "yea",
+    "yah",
+    "absolutely",
+    "definitely",
+    "certainly",
+    "indeed",
+    "of course",
+    "correct",
+)
+NO_PHRASES = ("no", "nope", "nah", "never", "not really", "not yet", "not at all", "not anymore", "none")
+NOT_AN_ANSWER_AFTER = frozenset({"idea", "clue", "problem", "worries", "doubt", "way", "matter"})  # "no idea"
+FILLERS = frozenset(
+    [
+        "oh",
+        "ooh",
+        "well",
+        "um",
+        "umm",
+        "uh",
+        "hmm",
+        "hm",
+        "haha",
+        "hahaha",
+        "lol",
+        "lmao",
+        "ah",
+        "aw",
+        "aww",
+        "hey",
+        "hi",
+        "hello",
+        "so",
+        "actually",
+        "honestly",
+        "wow",
+        "ha",
+        "hah",
+        "ok",
+        "okay",
+        "yes",
+    ]
+) - {"yes"}
+ADVERBS = frozenset(
+    [
+        "really",
+        "actually",
+        "also",
+        "too",
+        "definitely",
+        "certainly",
+        "still",
+        "just",
+        "ever",
+        "always",
+        "totally",
+        "absolutely",
+        "sure",
+        "truly",
+        "do",
+    ]
+)
+CLAUSE_END = frozenset(
+    ["and", "but", "so", "though", "as", "because", "cause", "since", "although", "yet", "lol", "haha"]
+)
+IGNORED = frozenset({"a", "an", "the", "and", "or"})
+# Question words an answer need not repeat ("do you have any pets ?" <- "i don't have pets").
+QUESTION_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "any",
+        "some",
+        "ever",
+        "really",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "your",
+        "my",
+        "you",
+        "u",
+        "it",
+        "that",
+        "this",
+        "there",
+        "yet",
+        "still",
+        "currently",
+        "now",
+        "also",
+        "too",
+        "much",
+        "lot",
+        "lots",
+    ]
+)
+
+
+class Outcome(str, Enum):
+    """Why a response got its score (named in scores.jsonl)."""
+
+    EMPTY = "empty"
+    WRONG_YES_NO = "wrong_yes_no"
+    WRONG_SHORT_FORM = "wrong_short_form"
+    OPPOSITE_SHORT_FORM = "opposite_short_form"
+    CORRECT_SHORT_ANSWER = "correct_short_answer"
+    YES_NO_ONLY = "yes_no_only"
+    NO_SHORT_FORM = "no_short_form"
+    KEYWORD_RECALL = "keyword_recall"
+    NLI_ONLY = "nli_only"
+
+
+class Need(str, Enum):
+    """What the NLI label is still needed for."""
+
+    NONE = "none"  # the rules decided
+    GUARD = "guard"  # rule score stands unless NLI says contradiction
+    DECIDE = "decide"  # 1 if NLI says entailment, else 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    outcome: Outcome
+    rule_score: float | None
+    need: Need
+    cleaned: str
+
+
+def final_score(verdict: Verdict, nli_label: str | None) -> float | None:
+    """Apply the NLI guard; ``None`` label = no NLI: guards pass, decisions stay undecided."""
+    if verdict.need is Need.DECIDE:
+        return None if nli_label is None else float(nli_label == "entailment")
+    if verdict.need is Need.GUARD and nli_label == "contradiction":
+        return 0.0
+    return verdict.rule_score
+
+
+def judge(question: str, truth: str, qtype: str, response: str) -> Verdict:
+    """Score one response with the rules alone (total: any strings, no exceptions)."""
+    cleaned = clean_response(response or "")
+    if not re.search(r"\w", cleaned):
+        return Verdict(Outcome.EMPTY, 0.0, Need.NONE, cleaned)
+    if qtype == "yn":
+        polarity = truth_polarity(truth)
+        if polarity is not None:
+            return _judge_yn(question, polarity, cleaned)
+    return _judge_wh(truth, cleaned)
+
+
+# ---------------------------------------------------------------- Y/N
+def truth_polarity(truth: str) -> str | None:
+    """``yes``/``no`` from the truth's alternatives ("i do | yes" -> yes, "not really | no" -> no)."""
+    for alt in str(truth).split("|"):
+        toks = [t for t in tokens(alt) if t.isalnum() or "'" in t]
+        got = _phrase_at(toks, 0)
+        if got is not None:
+            return got[0]
+    return None
+
+
+def _phrase_at(toks: list[str], i: int) -> tuple[str, int] | None:
+    """A yes/no phrase starting at ``i``: (polarity, tokens used)."""
+    for polarity, phrases in (("no", NO_PHRASES), ("yes", YES_PHRASES)):
+        for ph in sorted(phrases, key=lambda p: -len(p.split())):
+            words = ph.split()
+            if toks[i : i + len(words)] == words:
+                nxt = toks[i + len(words)] if i + len(words) < len(toks) else ""
+                if polarity == "no" and words == ["no"] and nxt in NOT_AN_ANSWER_AFTER:
+                    return None
+                return polarity, len(words)
+    return None
+
+
+def _judge_yn(question: str, polarity: str, cleaned: str) -> Verdict:
+    toks = [t for t in tokens(cleaned) if t.strip()]
+    words = [t for t in toks if t.isalnum() or "'" in t]
+    i = 0
+    while i < len(words) and words[i] in FILLERS:
+        i += 1
+    said = _phrase_at(words, i) if i < len(words) else None
+    forms = _find_forms(toks, short_forms(tokens(question)))
+    if said is not None:
+        if said[0] != polarity:
+            return Verdict(Outcome.WRONG_YES_NO, 0.0, Need.NONE, cleaned)
+        if any(p != polarity for p in forms):
+            return Verdict(Outcome.OPPOSITE_SHORT_FORM, 0.0, Need.NONE, cleaned)
+        outcome = Outcome.CORRECT_SHORT_ANSWER if forms else Outcome.YES_NO_ONLY
+        return Verdict(outcome, 1.0, Need.GUARD, cleaned)
+    if forms:
+        if forms[0] != polarity:
+            return Verdict(Outcome.WRONG_SHORT_FORM, 0.0, Need.NONE, cleaned)
+        if any(p != polarity for p in forms):
+            return Verdict(Outcome.OPPOSITE_SHORT_FORM, 0.0, Need.NONE, cleaned)
+        return Verdict(Outcome.CORRECT_SHORT_ANSWER, 1.0, Need.GUARD, cleaned)
+    return Verdict(Outcome.NO_SHORT_FORM, None, Need.DECIDE, cleaned)
+
+
+def _find_forms(toks: list[str], sf: ShortForms | None) -> list[str]:
+    """Polarities of the short forms used as answers, in order ("i do not" beats "i do" at one spot)."""
+    if sf is None:
+        return []
+    cands = [(f, "yes") for f in sf.positive] + [(f, "no") for f in sf.negative]
+    cands.sort(key=lambda c: -len(c[0]))
+    found: list[str] = []
+    i = 0
+    while i < len(toks):
+        starts_clause = (
+            i == 0
+            or not toks[i - 1].isalnum()
+            or toks[i - 1] in CLAUSE_END
+            or toks[i - 1] in FILLERS
+            or _phrase_at(toks, i - 1) is not None
+        )
+        for form, pol in cands if starts_clause else ():
+            n = len(form)
+            if tuple(toks[i : i + n]) == form and starts_clause and _answers(toks, i + n, sf):
+                found.append(pol)
+                i += n - 1
+                break
+        i += 1
+    return found
+
+
+def _answers(toks: list[str], j: int, sf: ShortForms) -> bool:
+    """A short form is an answer when its clause ends there ("i do .", "i do , ...") or goes on to repeat
+    every content word of the question ("i do have a dog" for "do you have a dog ?"); not when it says
+    something else ("i don't know", "i'm in the third grade" for "are you in the fifth grade ?")."""
+    clause = []
+    while j < len(toks) and (toks[j].isalnum() or "'" in toks[j]) and toks[j] not in CLAUSE_END:
+        clause.append(toks[j])
+        j += 1
+    if all(t in ADVERBS for t in clause):
+        return True
+    need = {_fold(t) for t in sf.question_words if t not in QUESTION_FUNCTION_WORDS}
+    head = [t for t in clause if t not in ADVERBS and t not in QUESTION_FUNCTION_WORDS][:1]
+    return bool(need) and bool(head) and _fold(head[0]) in need and need <= {_fold(t) for t in clause}
+
+
+# ---------------------------------------------------------------- WH
+def content_tokens(text: str) -> list[str]:
+    """Lowercase ``\\w+`` tokens, numbers as digits, articles and and/or dropped, light plural folding."""
+    words = re.findall(r"[0-9]+|[^\W\d_]+", normalize_numbers(text))  # "60years" -> 60, years
+    return [_fold(t) for t in words if t not in IGNORED]
+
+
+def _fold(t: str) -> str:
+    if len(t) > 4 and t.endswith("ies"):
+        return t[:-3] + "y"
+    if len(t) > 3 and t.endswith("s") and not t.endswith("ss"):
+        return t[:-1]
+    return t
+
+
+def keyword_alternatives(truth: str) -> list[list[str]]:
+    """The truth's ``|`` alternatives with 1..MAX_KEYWORDS content tokens."""
+    alts = [content_tokens(a) for a in str(truth).split("|")]
+    return [a for a in alts if 0 < len(a) <= MAX_KEYWORDS]
+
+
+def keyword_recall(truth_tokens: list[str], response_tokens: set[str]) -> float:
+    distinct = list(dict.fromkeys(truth_tokens))
+    return sum(t in response_tokens for t in distinct) / len(distinct)
+
+
+def _judge_wh(truth: str, cleaned: str) -> Verdict:
+    alts = keyword_alternatives(truth)
+    if not alts:
+        return Verdict(Outcome.NLI_ONLY, None, Need.DECIDE, cleaned)
+    have = set(content_tokens(cleaned))
+    recall = max(keyword_recall(a, have) for a in alts)
+    return Verdict(Outcome.KEYWORD_RECALL, recall, Need.GUARD if recall > 0 else Need.NONE, cleaned)

@@ -1,0 +1,155 @@
+"""One way to load Hugging Face models: resolve the spec fast, load, turn every failure into one line.
+
+``resolve_pretrained`` decides at once whether a spec is a local folder (which must exist) or a hub id,
+and fails fast when a hub id is neither cached nor reachable (offline, transformers would spend 30-60 s
+on retries first). ``load_pretrained`` loads config, tokenizer and model with those checks and verifies
+that the tokenizer round-trips text (transformers builds an empty tokenizer for a folder without
+tokenizer files, and such a model "generates" empty replies). torch/transformers are imported lazily.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import socket
+from collections.abc import Callable
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from consistest.core.errors import InputError
+
+HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
+PROBE_TEXT = "i have two dogs and a cat ."
+TOKENIZER_FILES = (
+    "tokenizer.json",
+    "vocab.json",
+    "vocab.txt",
+    "spiece.model",
+    "tokenizer.model",
+    "sentencepiece.bpe.model",
+)
+
+
+def resolve_device(device: str) -> str:
+    """``auto`` -> cuda when available, else cpu; asking for cuda without one is an InputError."""
+    import torch
+
+    if device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if device == "cuda" and not torch.cuda.is_available():
+        raise InputError("--device cuda was asked for but no CUDA device is available", field="device")
+    return device
+
+
+def quiet_transformers() -> None:
+    """No transformers progress bars or warnings (the CLI's --quiet)."""
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()
+    logging.set_verbosity_error()
+
+
+def looks_local(spec: str) -> bool:
+    """A folder spec: ``./x``, ``/x``, ``~/x``, ``a/b/c``, or ``models/x`` when ``models/`` exists."""
+    if spec.startswith((".", "/", "~")) or spec.count("/") > 1 or spec.endswith("/"):
+        return True
+    head, sep, _ = spec.partition("/")
+    return bool(sep) and Path(head).is_dir()
+
+
+def hub_offline() -> bool:
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
+
+
+@functools.lru_cache(maxsize=1)
+def hub_unreachable() -> str | None:
+    """Why the hub cannot be reached (one TCP connect, 5 s at most), or None when it can."""
+    url = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
+    host, port = url.hostname or "huggingface.co", url.port or (443 if url.scheme != "http" else 80)
+    try:
+        socket.create_connection((host, port), timeout=5).close()
+    except OSError as e:
+        return f"{host}: {e.strerror or e}"
+    return None
+
+
+def _cached(repo_id: str) -> bool:
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        return isinstance(try_to_load_from_cache(repo_id, "config.json"), str)
+    except Exception:  # an unusual cache layout is treated as not cached
+        return False
+
+
+def resolve_pretrained(spec: str, what: str = "model") -> str:
+    """A local folder (must exist) or a hub id that is cached or reachable; else one-line InputError."""
+    spec = str(spec)
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return str(path)
+    if path.exists():
+        raise InputError(f"{what}: expected a model folder, got a file", path=spec)
+    if looks_local(spec) or not HUB_ID.match(spec):
+        raise InputError(f"{what} folder not found", path=spec)
+    if _cached(spec):
+        return spec
+    where = f"{what} {spec!r} is not a local folder and not in the Hugging Face cache"
+    if hub_offline():
+        raise InputError(f"{where}, and HF_HUB_OFFLINE is set; pass a local model folder")
+    reason = hub_unreachable()
+    if reason:
+        raise InputError(f"{where}, and the hub cannot be reached ({reason}); pass a local model folder")
+    return spec
+
+
+def load_error(spec: str, what: str, err: BaseException) -> InputError:
+    """A loading failure (missing or corrupt file, unknown architecture) as one line."""
+    first = (str(err).strip().splitlines() or [type(err).__name__])[0][:200]
+    return InputError(f"cannot load {what} {spec!r}: {type(err).__name__}: {first}")
+
+
+def check_tokenizer(tok: Any, spec: str, what: str = "model") -> None:
+    """Refuse a tokenizer that loses most of a plain sentence when encoding and decoding it (transformers
+    builds one with only special tokens for a folder without tokenizer files)."""
+    try:
+        back = tok.decode(tok(PROBE_TEXT, add_special_tokens=False)["input_ids"], skip_special_tokens=True)
+    except Exception as e:  # a broken tokenizer fails in many ways
+        raise load_error(spec, f"{what} tokenizer of", e) from None
+    squeeze = lambda text: re.sub(r"\s", "", text.lower())  # noqa: E731
+    if SequenceMatcher(None, squeeze(back), squeeze(PROBE_TEXT)).ratio() >= 0.5:
+        return  # most of the text survives (a vocabulary without some English words still passes)
+    folder = Path(spec).expanduser()
+    missing = folder.is_dir() and not any((folder / f).exists() for f in TOKENIZER_FILES)
+    why = f"the folder has no tokenizer files ({', '.join(TOKENIZER_FILES[:3])}, ...)" if missing else ""
+    raise InputError(
+        f"{what} {spec!r}: its tokenizer does not round-trip text ({PROBE_TEXT!r} -> {back!r})"
+        + (f"; {why}" if why else "; the tokenizer files are missing or do not belong to this model")
+    )
+
+
+def load_pretrained(
+    spec: str,
+    model_class: Callable[[Any], Any],
+    *,
+    what: str = "model",
+    quiet: bool = False,
+    **model_kwargs: Any,
+) -> tuple[Any, Any]:
+    """(tokenizer, model) for a local folder or hub id; ``model_class(config)`` picks the Auto class."""
+    from transformers import AutoConfig, AutoTokenizer
+
+    src = resolve_pretrained(spec, what)
+    if quiet:
+        quiet_transformers()
+    try:
+        config = AutoConfig.from_pretrained(src)
+        tok = AutoTokenizer.from_pretrained(src)
+        model = model_class(config).from_pretrained(src, **model_kwargs)
+    except Exception as e:  # OSError, ValueError, SafetensorError, KeyError... all mean "cannot load this"
+        raise load_error(spec, what, e) from None
+    check_tokenizer(tok, spec, what)
+    return tok, model

@@ -1,0 +1,227 @@
+"""NLI guard: a Hugging Face sequence-classification model behind the ``consistest.models.base.NLI`` protocol.
+
+``load_nli(spec)`` loads a hub id or any local model directory; label names come from ``config.id2label``
+(any case) or, for generic ``LABEL_0..`` names, from an explicit ``labels`` string (the CLI's --nli-labels).
+``HFNLI.predict`` scores each distinct (premise, hypothesis) pair once, in length-sorted batches, truncated
+to the model's limit. torch/transformers are imported lazily.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import InputError
+from consistest.models.base import NLI, NLI_LABELS
+
+DEFAULT_NLI = "Ehsanl/Roberta-DNLI"
+NONE_SPECS = ("none", "")
+_GENERIC = re.compile(r"^label_?\d+$", re.IGNORECASE)
+_SHORT = {"contradiction": "c", "neutral": "n", "entailment": "e"}
+
+
+def canonical_label(name: str) -> str | None:
+    """Map a label name (any case, common spellings) to contradiction/neutral/entailment, else None."""
+    n = re.sub(r"[^a-z]", "", str(name).lower())
+    if n in ("c", "contradiction", "contradict", "contradicts", "contradictory", "contra"):
+        return "contradiction"
+    if n in ("n", "neutral", "neither", "notentailment", "nonentailment", "unknown"):
+        return "neutral"
+    if n in ("e", "entailment", "entail", "entails", "entailed"):
+        return "entailment"
+    return None
+
+
+def resolve_label_map(id2label: Mapping[Any, str], labels: str | None = None) -> dict[int, str]:
+    """Model label id -> canonical NLI label, from ``labels`` ("contradiction,neutral,...") or id2label."""
+    n = len(id2label)
+    if labels:
+        names = [x.strip() for x in labels.split(",") if x.strip()]
+        if len(names) != n:
+            raise InputError(
+                f"--nli-labels names {len(names)} labels but the model has {n} outputs", field="nli-labels"
+            )
+        by_id, where = dict(enumerate(names)), "--nli-labels"
+    else:
+        by_id, where = {int(k): str(v) for k, v in id2label.items()}, "config.id2label"
+        if any(_GENERIC.match(v) for v in by_id.values()):
+            generic = ", ".join(by_id[i] for i in sorted(by_id))
+            raise InputError(
+                f"the NLI model's config.id2label has generic names ({generic}): pass --nli-labels with one "
+                "name per label id, e.g. --nli-labels contradiction,neutral,entailment"
+            )
+    out = {}
+    for i, name in by_id.items():
+        lab = canonical_label(name)
+        if lab is None and labels:
+            raise InputError(
+                f"unknown NLI label {name!r} (use contradiction, neutral, entailment)", field="nli-labels"
+            )
+        if lab is None:
+            raise InputError(
+                f"the NLI model's label {name!r} is not contradiction/neutral/entailment: "
+                "pass --nli-labels to name each label id"
+            )
+        out[i] = lab
+    return _check_map(out, where)
+
+
+def _check_map(m: dict[int, str], where: str) -> dict[int, str]:
+    if "contradiction" not in m.values() and "entailment" not in m.values():
+        raise InputError(f"{where} maps no id to contradiction or entailment: the NLI guard cannot work")
+    return m
+
+
+def label_map_signature(label_map: Mapping[int, str]) -> str:
+    """Compact label map for the signature: ``c,n,e`` lists the canonical label of ids 0, 1, 2."""
+    return ",".join(_SHORT[label_map[i]] for i in sorted(label_map))
+
+
+class HFNLI:
+    """A transformers sequence classifier as an ``NLI``: dedup, length-sorted batches, truncation."""
+
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        label_map: Mapping[int, str],
+        *,
+        name: str,
+        batch_size: int = 32,
+        device: str = "cpu",
+        max_length: int | None = None,
+        sort: bool = True,
+        dedup: bool = True,
+    ) -> None:
+        self.model = model
+        self.tokenizer = tokenizer
+        self.label_map = dict(label_map)
+        self.name = name
+        self.batch_size = max(1, int(batch_size))
+        self.device = device
+        self.max_length = max_length or model_max_length(model, tokenizer)
+        self.sort = sort
+        self.dedup = dedup
+
+    @property
+    def signature(self) -> str:
+        """``<name>[c,n,e]``: the model and how its outputs were read."""
+        return f"{self.name}[{label_map_signature(self.label_map)}]"
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        """One canonical label per pair; each distinct pair runs through the model once."""
+        if not pairs:
+            return []
+        keys = list(dict.fromkeys(pairs)) if self.dedup else list(pairs)
+        enc = self.tokenizer(
+            [p for p, _ in keys], [h for _, h in keys], truncation=True, max_length=self.max_length
+        )["input_ids"]
+        order = sorted(range(len(keys)), key=lambda i: len(enc[i])) if self.sort else list(range(len(keys)))
+        labels: list[str] = [""] * len(keys)
+        for start in range(0, len(order), self.batch_size):
+            idx = order[start : start + self.batch_size]
+            for i, lab in zip(idx, self._run([enc[i] for i in idx]), strict=True):
+                labels[i] = lab
+        if not self.dedup:
+            return labels
+        found = dict(zip(keys, labels, strict=True))
+        return [found[p] for p in pairs]
+
+    def _run(self, ids: list[list[int]]) -> list[str]:
+        import torch
+
+        batch = self.tokenizer.pad({"input_ids": ids}, return_tensors="pt")
+        batch = {k: v.to(self.device) for k, v in batch.items() if k in ("input_ids", "attention_mask")}
+        with torch.inference_mode():
+            logits = self.model(**batch).logits
+        return [self.label_map[int(i)] for i in logits.argmax(-1).tolist()]
+
+
+def model_max_length(model: Any, tokenizer: Any) -> int:
+    """The longest input the model takes: the tokenizer's limit when set, else the position table's."""
+    tok_max = getattr(tokenizer, "model_max_length", None) or 0
+    cfg = model.config
+    pos = getattr(cfg, "max_position_embeddings", None) or 512
+    if "roberta" in str(getattr(cfg, "model_type", "")) or getattr(cfg, "model_type", "") in ("camembert",):
+        pos -= (getattr(cfg, "pad_token_id", 1) or 1) + 1  # RoBERTa positions start after padding_idx
+    return int(tok_max) if 0 < tok_max < 1_000_000 and tok_max <= pos else int(pos)
+
+
+def load_nli(
+    spec: str,
+    labels: str | None = None,
+    *,
+    batch_size: int = 32,
+    device: str = "cpu",
+    max_length: int | None = None,
+    quiet: bool = False,
+) -> NLI:
+    """Load an NLI model from a hub id or a local directory (offline: a missing model is an InputError).
+
+    ``device`` may be ``auto`` (cuda when available); ``quiet`` silences transformers' bars and warnings.
+    """
+    from transformers import AutoModelForSequenceClassification
+
+    from consistest.models.hf_loader import load_pretrained, resolve_device
+
+    device = resolve_device(device)
+    spec = str(spec)
+    tokenizer, model = load_pretrained(
+        spec, lambda _config: AutoModelForSequenceClassification, what="NLI model", quiet=quiet
+    )
+    label_map = resolve_label_map(model.config.id2label, labels)
+    model.eval().to(device)
+    local = Path(spec).expanduser()
+    name = local_model_name(local) if local.is_dir() else spec
+    return HFNLI(
+        model, tokenizer, label_map, name=name, batch_size=batch_size, device=device, max_length=max_length
+    )
+
+
+def local_model_name(directory: Path) -> str:
+    """``<dir name>@<sha256[:8] of its config and weight files>``: the same model names itself the same on
+    every machine, and a retrained one in the same folder does not."""
+    h = hashlib.sha256()
+    files = sorted(
+        p for p in directory.iterdir() if p.is_file() and p.suffix in (".json", ".safetensors", ".bin")
+    )
+    for path in files:
+        if path.name.startswith("."):
+            continue
+        h.update(path.name.encode())
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return f"{directory.resolve().name}@{h.hexdigest()[:8]}"
+
+
+def nli_from_option(spec: str | None, labels: str | None = None, **kwargs: Any) -> NLI | None:
+    """The CLI's ``--nli``: ``none`` (or empty) means rules only, anything else goes to ``load_nli``."""
+    if spec is None or spec.strip().lower() in NONE_SPECS:
+        return None
+    return load_nli(spec, labels, **kwargs)
+
+
+def nli_signature(nli: NLI | None) -> str:
+    """The signature's ``nli:`` value: ``none``, ``<name>[c,n,e]`` for HF models, else the name."""
+    if nli is None:
+        return "none"
+    sig = getattr(nli, "signature", None)
+    return str(sig) if sig else str(nli.name)
+
+
+__all__ = [
+    "DEFAULT_NLI",
+    "NLI_LABELS",
+    "HFNLI",
+    "canonical_label",
+    "label_map_signature",
+    "load_nli",
+    "model_max_length",
+    "nli_from_option",
+    "nli_signature",
+    "resolve_label_map",
+]

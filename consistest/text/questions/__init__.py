@@ -1,0 +1,1 @@
+"""Question templates over a parse: first-person statement -> (second-person question, answer)."""
