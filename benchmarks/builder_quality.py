@@ -1,6 +1,6 @@
 """Quality of the automatic question builders (issue 5) against the curated ConsisTest QA files.
 
-Runs ``generate_qas`` on the ConsisTest JSON and on the ConvAI2 text layout of the same dialogues and
+Runs ``make_qas`` on the ConsisTest JSON and on the ConvAI2 text layout of the same dialogues and
 prints, for each: persona coverage (curated persona sentences with >=1 generated Y/N, WH, both),
 curated questions reproduced (rapidfuzz ratio >= 90 against a generated question on the same fact:
 same persona sentence, or same dialogue and turn), well-formed share of generated questions, and QA
@@ -22,7 +22,7 @@ from consistest.core.records import QA
 from consistest.data.dialogues import read_dialogues
 from consistest.data.qa_files import iter_qas, read_history_qas, read_persona_qas
 from consistest.tasks.consistest.qagen.filters import well_formed
-from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, QAGenResult, generate_qas
+from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, QAGenResult, make_qas
 from consistest.text.sentences import strip_punct
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -118,7 +118,7 @@ def main() -> None:
         sub_p = cur_p if not args.limit else _persona_subset(cur_p, reference[: args.limit])
         sub_h = {k: v for k, v in cur_h.items() if k in keep}
         t0 = time.perf_counter()
-        result = generate_qas(dialogues, QAGenConfig(wh_generator=args.wh_generator), quiet=True)
+        result = make_qas(dialogues, QAGenConfig(wh_generator=args.wh_generator), quiet=True)
         secs = time.perf_counter() - t0
         wh = result.info["wh_generator"]
         print(f"\n== {label}: {path} ({len(dialogues)} dialogues, {secs:.1f}s, wh={wh})")

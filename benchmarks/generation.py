@@ -1,8 +1,8 @@
-"""Samples/s of `generate_responses` against a plain loop of fixed-order batches of 16, same tiny model.
+"""Samples/s of consistest's runner against a plain loop of fixed-order batches of 16, same tiny model.
 
     .venv/bin/python benchmarks/generation.py [--n 512] [--kind bart|t5|gpt2] [--max-new-tokens 25]
 
-Both encode with the same ``HFResponder.encode`` and decode greedily; they differ only in scheduling
+Both encode with the same ``HFChatModel.encode`` and decode greedily; they differ only in scheduling
 (length-sorted batches, distinct inputs once, left padding for decoder-only) and in the runner's file
 writing. Samples: the first N of the real ConsisTest build when ../shared is present, else the demo.
 """
@@ -42,11 +42,13 @@ def load_samples(n: int) -> tuple[list[Sample], str]:
     return load(out)[:n], "demo"
 
 
-def plain_loop(responder, samples: list[Sample], size: int = 16) -> list[str]:
+def plain_loop(model, samples: list[Sample], size: int = 16) -> list[str]:
     """The baseline: dataset order, batches of ``size``, every sample generated."""
+    from consistest.tasks.consistest.prompts import conversation
+
     out: list[str] = []
     for i in range(0, len(samples), size):
-        out += responder.generate([responder.encode(s) for s in samples[i : i + size]])
+        out += model.generate([model.encode(conversation(s)) for s in samples[i : i + size]])
     return out
 
 
@@ -60,34 +62,34 @@ def main() -> None:
 
     import torch
 
-    from consistest.models.decoding import GenerationConfig
-    from consistest.models.hf_chat import HFResponder
-    from consistest.models.runner import generate_responses
+    from consistest.models.decoding import Decoding
+    from consistest.models.hf_chat import HFChatModel, HFSettings
+    from consistest.models.registry import ModelSpec
+    from consistest.tasks.consistest.prompts import conversation
+    from consistest.tasks.consistest.respond import RespondConfig, respond
     from tests.tiny_models import tiny_generator
 
     torch.set_num_threads(args.threads)
     samples, name = load_samples(args.n)
     tmp = Path(tempfile.mkdtemp())
-    model = tiny_generator(tmp / "model", args.kind, hidden=64)
+    model_dir = tiny_generator(tmp / "model", args.kind, hidden=64)
     print(f"{len(samples)} samples from {name}; tiny {args.kind} (2 layers, d=64); greedy, "
           f"max_new_tokens={args.max_new_tokens}; torch threads={args.threads}")  # fmt: skip
-    responder = HFResponder(
-        GenerationConfig(model=str(model), device="cpu", max_new_tokens=args.max_new_tokens), quiet=True
-    )
-    responder.respond(samples[:16])  # warm-up, outside every timing
+    decoding = Decoding(max_new_tokens=args.max_new_tokens)
+    model = HFChatModel(str(model_dir), decoding, HFSettings(device="cpu"), quiet=True)
+    plain_loop(model, samples[:16])  # warm-up, outside every timing
     t = time.perf_counter()
-    plain_loop(responder, samples)
+    plain_loop(model, samples)
     plain = len(samples) / (time.perf_counter() - t)
     rows = [("plain loop, fixed-order batches of 16", plain)]
     for bs in (16, 32):
-        cfg = GenerationConfig(
-            model=str(model), device="cpu", batch_size=bs, max_new_tokens=args.max_new_tokens
-        )
-        responder.cfg = cfg  # same loaded model; the runner's own timing excludes loading
+        options = {"device": "cpu", "batch_size": bs}
+        model.cfg = HFSettings(**options)  # same loaded model; the runner's own timing excludes loading
+        cfg = RespondConfig(ModelSpec(str(model_dir), decoding, options))
         t = time.perf_counter()
-        generate_responses(cfg, samples, tmp / f"run{bs}", quiet=True, responder=responder)
+        respond(cfg, samples, tmp / f"run{bs}", quiet=True, model=model)
         rows.append((f"consistest runner, batch {bs}", len(samples) / (time.perf_counter() - t)))
-    distinct = len({tuple(responder.encode(s)) for s in samples})
+    distinct = len({tuple(model.encode(conversation(s))) for s in samples})
     for label, rate in rows:
         print(f"{label:40s} {rate:8.1f} samples/s   x{rate / plain:.2f}")
     print(f"distinct encoded inputs: {distinct} of {len(samples)}")

@@ -8,9 +8,12 @@ import pytest
 
 from consistest.core.errors import InputError
 from consistest.core.records import Sample
-from consistest.models.baselines import BaselineResponder, oracle_response, retrieval_response
-from consistest.models.decoding import GenerationConfig
-from consistest.models.runner import generate_responses
+from consistest.models.baselines import BaselineModel, retrieval_response
+from consistest.models.registry import ModelSpec
+from consistest.tasks.consistest.baselines import oracle_response
+from consistest.tasks.consistest.prompts import conversation
+from consistest.tasks.consistest.respond import RespondConfig
+from consistest.tasks.consistest.score import ScoreConfig, run_score
 
 
 def sample(question: str, answer: str, fact: str, qtype: str, history: list[str] | None = None) -> Sample:
@@ -57,31 +60,32 @@ def test_oracle(s: Sample, expected: str) -> None:
     ],
 )
 def test_retrieval(question: str, history: list[str], expected: str) -> None:
-    assert retrieval_response(sample(question, "x", "f", "wh", history)) == expected
+    assert retrieval_response(conversation(sample(question, "x", "f", "wh", history))) == expected
 
 
 def test_generic_and_unknown() -> None:
-    assert BaselineResponder("generic").respond([sample("a ?", "b", "c", "wh")] * 2) == ["i don't know ."] * 2
+    conv = conversation(sample("a ?", "b", "c", "wh"))
+    assert BaselineModel("generic").reply([conv] * 2) == ["i don't know ."] * 2
     with pytest.raises(InputError, match="baseline:oracle"):
-        BaselineResponder("parrot")
+        BaselineModel("parrot")
 
 
 def test_scorer_ranks_oracle_over_retrieval_over_generic(
     consistest_json: Path, persona_qas_json: Path, history_qas_json: Path, tmp_path: Path
 ) -> None:
+    from consistest.data.dataset_dir import write_samples
     from consistest.data.dialogues import read_dialogues
     from consistest.data.qa_files import read_history_qas, read_persona_qas
     from consistest.tasks.consistest.assemble import assemble
-    from consistest.tasks.consistest.score import score_responses
 
     samples = assemble(read_dialogues(consistest_json), read_persona_qas(persona_qas_json),
                        read_history_qas(history_qas_json))  # fmt: skip
+    write_samples(tmp_path / "ds", samples, "jsonl")
     means = {}
     for name in ("oracle", "retrieval", "generic"):
-        path = generate_responses(
-            GenerationConfig(model=f"baseline:{name}"), samples, tmp_path / name, quiet=True
-        )
-        overall = score_responses(samples, path, None, n_boot=100).summary["figures"]["overall"]
+        respond = RespondConfig(ModelSpec(f"baseline:{name}"))
+        cfg = ScoreConfig(tmp_path / "ds", tmp_path / name, respond=respond, nli=None, n_boot=100, quiet=True)
+        overall = run_score(cfg).summary["figures"]["overall"]
         assert overall["n"] == len(samples) == 18_635
         means[name] = overall["mean"]  # rules-only mean over the items the rules decide
     assert means["oracle"] > 0.95 and means["oracle"] > means["retrieval"] > means["generic"] + 0.3, means

@@ -1,22 +1,21 @@
-"""Input encoding and the fact-injection variants, on hand-computable cases."""
+"""ConsisTest input variants as conversations, and their rendering for models, on hand-computable cases."""
 
 from __future__ import annotations
 
 import pytest
 
 from consistest.core.errors import InputError
-from consistest.core.records import Sample
-from consistest.models.rendering import (
-    AGENT,
-    USER,
-    Context,
-    arrange,
-    chat_messages,
-    encode_ids,
-    fact_sentence_index,
-    parse_speakers,
-    speaker_roles,
-)
+from consistest.core.records import Conversation, Sample, Turn
+from consistest.models.rendering import chat_messages, encode_ids, parse_speakers
+from consistest.tasks.consistest.prompts import conversation, fact_sentence_index, speaker_roles
+
+USER, AGENT = "user", "assistant"
+
+
+def Context(persona: tuple[str, ...], turns: tuple[tuple[str, str], ...]) -> Conversation:  # noqa: N802
+    """A Conversation from (role, text) pairs, to keep the tables short."""
+    return Conversation(tuple(persona), tuple(Turn(r, t) for r, t in turns))  # type: ignore[arg-type]
+
 
 PERSONA = ["i have a dog .", "i like tea ."]
 
@@ -69,13 +68,13 @@ FACT = "i am a nurse ."
     ],
 )
 def test_variants(variant: str, kw: dict, persona: list[str], turns: list[tuple[str, str]]) -> None:
-    ctx = arrange(sample(**kw), variant)
+    ctx = conversation(sample(**kw), variant)
     assert ctx == Context(tuple(persona), tuple(turns))
 
 
 def test_unknown_variant_is_an_input_error() -> None:
     with pytest.raises(InputError, match="unknown input variant"):
-        arrange(sample(), "fact-first")
+        conversation(sample(), "fact-first")
 
 
 @pytest.mark.parametrize(
@@ -141,7 +140,7 @@ def test_encode_ids_no_cut_and_custom_speakers() -> None:
 
 
 def test_chat_messages_persona_as_system_and_cut_turns() -> None:
-    ctx = arrange(sample(history=["i am a nurse .", "what do you do ?"], fact_index=0), "standard")
+    ctx = conversation(sample(history=["i am a nurse .", "what do you do ?"], fact_index=0), "standard")
     msgs = chat_messages(ctx, truncate=lambda s: s[:4])
     assert msgs == [
         {"role": "system", "content": "i have a dog . i like tea ."},

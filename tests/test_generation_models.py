@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,9 +10,11 @@ import pytest
 from consistest.core.errors import InputError
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import write_samples
-from consistest.models.decoding import GenerationConfig
-from consistest.models.rendering import VARIANTS
-from consistest.models.runner import generate_responses
+from consistest.models.base import replies
+from consistest.models.decoding import Decoding
+from consistest.models.registry import ModelSpec
+from consistest.tasks.consistest.prompts import VARIANTS, conversation
+from consistest.tasks.consistest.respond import RespondConfig, respond
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 
@@ -59,8 +60,29 @@ def dataset_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-def cfg(model: Path | str, **kw) -> GenerationConfig:
-    return GenerationConfig(model=str(model), device="cpu", max_new_tokens=6, **kw)
+DECODING = {"max_new_tokens", "num_beams", "do_sample", "temperature", "top_p", "seed"}
+
+
+def hf(model: Path | str, *, log=None, quiet: bool = True, **kw):
+    """A tiny HFChatModel on CPU with 6 new tokens; ``kw`` are decoding or HF settings."""
+    from consistest.models.hf_chat import HFChatModel, HFSettings
+
+    dec = Decoding(**{"max_new_tokens": 6, **{k: v for k, v in kw.items() if k in DECODING}})
+    settings = HFSettings(device="cpu", **{k: v for k, v in kw.items() if k not in DECODING})
+    return HFChatModel(str(model), dec, settings, quiet=quiet, log=log)
+
+
+def items(samples: list[Sample], variant: str = "standard") -> list:
+    return [(s.id, conversation(s, variant)) for s in samples]
+
+
+def reply(model, samples: list[Sample], variant: str = "standard") -> list[str]:
+    got = replies(model, items(samples, variant))
+    return [got[s.id] for s in samples]
+
+
+def respond_cfg(model: Path | str, **kw) -> RespondConfig:
+    return RespondConfig(ModelSpec(str(model), Decoding(max_new_tokens=6), {"device": "cpu"}), **kw)
 
 
 @pytest.mark.parametrize("kind", ["bart", "t5", "gpt2"])
@@ -79,11 +101,9 @@ def test_every_model_and_variant_end_to_end(models, dataset_dir, tmp_path, kind:
 
 
 def test_bart_encoding_token_by_token(models) -> None:
-    from consistest.models.hf_chat import HFResponder
-
-    r = HFResponder(cfg(models["bart"], utterance_max_tokens=4), quiet=True)
+    r = hf(models["bart"], utterance_max_tokens=4)
     s = toy_samples()[2]  # history: "hi there", "i am a nurse .", "what do you do for a living ?"
-    tokens = r.tok.convert_ids_to_tokens(r.encode(s))
+    tokens = r.tok.convert_ids_to_tokens(r.encode(conversation(s)))
     # <s>, then the agent token and the whole persona (never cut) ...
     assert tokens[:4] == ["<s>", "<agent>", "Ġi", "Ġhave"]
     cut = tokens.index("<user>")
@@ -98,49 +118,41 @@ def test_bart_encoding_token_by_token(models) -> None:
 
 
 def test_gpt2_generates_after_agent_token_with_left_padding(models) -> None:
-    from consistest.models.hf_chat import HFResponder
-
-    r = HFResponder(cfg(models["gpt2"]), quiet=True)
-    ids = r.encode(toy_samples()[0])
+    r = hf(models["gpt2"])
+    ids = r.encode(conversation(toy_samples()[0]))
     assert r.tok.convert_ids_to_tokens(ids[-1:]) == ["<agent>"] and r.tok.convert_ids_to_tokens(ids[:1]) == [
         "<agent>"
     ]
     alone = r.generate([ids])
-    batched = r.generate([ids, r.encode(toy_samples()[3])])  # the shorter input is left-padded
+    batched = r.generate([ids, r.encode(conversation(toy_samples()[3]))])  # the shorter input is left-padded
     assert batched[0] == alone[0]
 
 
 def test_identical_inputs_generated_once(models) -> None:
-    from consistest.models.hf_chat import HFResponder
-
-    r = HFResponder(cfg(models["t5"], input_variant="fact-question"), quiet=True)
-    plan = r.plan(toy_samples())
+    r = hf(models["t5"])
+    plan = r.plan(items(toy_samples(), "fact-question"))
     assert sorted(len(sids) for batch in plan for _, sids in batch) == [2, 2]  # p0=p2 and h0=h2
-    out = r.respond(toy_samples())
+    out = reply(r, toy_samples(), "fact-question")
     assert out[0] == out[1] and out[2] == out[3]
 
 
 def test_sampling_is_seeded_per_sample_id(models) -> None:
-    from consistest.models.hf_chat import HFResponder
-
-    r = HFResponder(cfg(models["gpt2"], do_sample=True, seed=3, temperature=1.5), quiet=True)
+    r = hf(models["gpt2"], do_sample=True, seed=3, temperature=1.5)
     samples = toy_samples()
-    forward = dict(zip([s.id for s in samples], r.respond(samples), strict=True))
-    backward = dict(zip([s.id for s in samples[::-1]], r.respond(samples[::-1]), strict=True))
+    forward = dict(zip([s.id for s in samples], reply(r, samples), strict=True))
+    backward = dict(zip([s.id for s in samples[::-1]], reply(r, samples[::-1]), strict=True))
     assert forward == backward
-    r2 = HFResponder(replace(r.cfg, seed=4), quiet=True)
-    assert r2.respond(samples) != [forward[s.id] for s in samples]
+    r2 = hf(models["gpt2"], do_sample=True, seed=4, temperature=1.5)
+    assert reply(r2, samples) != [forward[s.id] for s in samples]
 
 
 def test_unknown_speaker_tokens_warn(tmp_path) -> None:
-    from consistest.models.hf_chat import HFResponder
-
     plain = tiny_generator(tmp_path / "plain", "bart", speaker_tokens=())
     logs: list[str] = []
-    HFResponder(cfg(plain), log=logs.append)
+    hf(plain, log=logs.append, quiet=False)
     assert len(logs) == 1 and "<user>, <agent>" in logs[0] and "not fine-tuned" in logs[0]
     logs.clear()
-    HFResponder(cfg(plain, speaker_tokens=("i", "a")), log=logs.append)
+    hf(plain, log=logs.append, quiet=False, speaker_tokens=("i", "a"))
     assert logs == []
 
 
@@ -157,10 +169,10 @@ def test_missing_model_is_one_line_error(dataset_dir, tmp_path) -> None:
 
 def test_limit_then_full_run_reuses_done_ids(models, tmp_path) -> None:
     samples = toy_samples()
-    out = generate_responses(cfg(models["bart"], limit=2), samples, tmp_path, quiet=True)
+    out = respond(respond_cfg(models["bart"], limit=2), samples, tmp_path, quiet=True)
     first = out.read_text().splitlines()
     assert [json.loads(x)["id"] for x in first] == ["p0", "p2"]
-    generate_responses(cfg(models["bart"]), samples, tmp_path, quiet=True)
+    respond(respond_cfg(models["bart"]), samples, tmp_path, quiet=True)
     assert out.read_text().splitlines()[:2] == first and len(out.read_text().splitlines()) == 4
 
 
@@ -173,18 +185,16 @@ TEMPLATE = (
 def test_chat_template_persona_as_system(tmp_path) -> None:
     from transformers import AutoTokenizer
 
-    from consistest.models.hf_chat import HFResponder
-
     path = tiny_generator(tmp_path / "chat", "gpt2")
     tok = AutoTokenizer.from_pretrained(path)
     tok.chat_template = TEMPLATE
     tok.save_pretrained(str(path))
-    r = HFResponder(cfg(path, chat_template=True, utterance_max_tokens=0), quiet=True)
-    text = r.tok.decode(r.encode(toy_samples()[2]))
+    r = hf(path, chat_template=True, utterance_max_tokens=0)
+    text = r.tok.decode(r.encode(conversation(toy_samples()[2])))
     assert text == (
         f"[system] {' '.join(PERSONA)}\n[user] hi there\n[assistant] i am a nurse .\n"
         "[user] what do you do for a living ?\n[assistant]"
     )
-    assert len(r.respond(toy_samples()[:2])) == 2
+    assert len(reply(r, toy_samples()[:2])) == 2
     with pytest.raises(InputError, match="no chat template"):
-        HFResponder(cfg(tiny_generator(tmp_path / "plain", "gpt2"), chat_template=True), quiet=True)
+        hf(tiny_generator(tmp_path / "plain", "gpt2"), chat_template=True)

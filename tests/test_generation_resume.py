@@ -15,8 +15,10 @@ import pytest
 from consistest.core.errors import InputError
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import write_samples
-from consistest.models.decoding import GenerationConfig
-from consistest.models.runner import generate_responses
+from consistest.models.decoding import Decoding
+from consistest.models.registry import ModelSpec
+from consistest.tasks.consistest.respond import RespondConfig
+from consistest.tasks.consistest.respond import respond as generate_responses
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 
@@ -88,7 +90,9 @@ def test_killed_run_resumes_to_the_clean_file(gpt2: Path, tmp_path: Path) -> Non
     assert 2 <= written < len(samples), f"the run was not interrupted mid-way ({written} lines)"
     with open(run / "responses.jsonl", "a", encoding="utf-8") as f:
         f.write('{"id": "s0')  # a line cut by the kill
-    cfg = GenerationConfig(model=str(gpt2), max_new_tokens=120, batch_size=2, device="cpu")
+    cfg = RespondConfig(
+        ModelSpec(str(gpt2), Decoding(max_new_tokens=120), {"batch_size": 2, "device": "cpu"})
+    )
     resumed = generate_responses(cfg, samples, run, quiet=True)
     clean = generate_responses(cfg, samples, tmp_path / "clean", quiet=True)
     assert resumed.read_bytes() == clean.read_bytes()
@@ -99,16 +103,16 @@ def test_killed_run_resumes_to_the_clean_file(gpt2: Path, tmp_path: Path) -> Non
 
 def test_settings_mismatch_is_refused_unless_overwrite(tmp_path: Path) -> None:
     samples = many_samples(4)
-    base = GenerationConfig(model="baseline:oracle")
+    base = RespondConfig(ModelSpec("baseline:oracle"))
     generate_responses(base, samples, tmp_path, quiet=True)
     with pytest.raises(InputError, match="settings differ.*model"):
-        generate_responses(replace(base, model="baseline:generic"), samples, tmp_path, quiet=True)
+        generate_responses(replace(base, model=ModelSpec("baseline:generic")), samples, tmp_path, quiet=True)
     with pytest.raises(InputError, match="settings differ.*input_variant"):
         generate_responses(replace(base, input_variant="fact-question"), samples, tmp_path, quiet=True)
     with pytest.raises(InputError, match="different dataset"):
         generate_responses(base, many_samples(5), tmp_path, quiet=True)
     out = generate_responses(
-        replace(base, model="baseline:generic", overwrite=True), samples, tmp_path, quiet=True
+        replace(base, model=ModelSpec("baseline:generic"), overwrite=True), samples, tmp_path, quiet=True
     )
     assert {json.loads(x)["response"] for x in out.read_text().splitlines()} == {"i don't know ."}
 
@@ -131,7 +135,7 @@ def test_cli_refuses_other_settings_in_one_line(tmp_path: Path) -> None:
 
 def test_foreign_or_duplicate_lines_are_errors(tmp_path: Path) -> None:
     samples = many_samples(3)
-    cfg = GenerationConfig(model="baseline:generic")
+    cfg = RespondConfig(ModelSpec("baseline:generic"))
     out = generate_responses(cfg, samples, tmp_path, quiet=True)
     out.write_text(out.read_text() + out.read_text().splitlines()[0] + "\n")
     with pytest.raises(InputError, match="duplicate id"):

@@ -78,9 +78,9 @@ def test_split_field_and_holdout(tmp_path) -> None:
 
 
 def test_classification_metrics_by_hand() -> None:
-    from consistest.training.nli_data import classification_metrics
+    from consistest.metrics.classification import classification_metrics
 
-    m = classification_metrics([0, 0, 1, 2], [0, 1, 1, 2])
+    m = classification_metrics([0, 0, 1, 2], [0, 1, 1, 2], ["contradiction", "neutral", "entailment"])
     assert m["accuracy"] == 0.75
     assert m["per_class"]["contradiction"] == {"precision": 1.0, "recall": 0.5, "f1": 2 / 3, "support": 2}
     assert m["per_class"]["neutral"]["precision"] == 0.5

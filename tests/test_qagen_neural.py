@@ -7,12 +7,8 @@ from pathlib import Path
 import pytest
 
 from consistest.models.base import Answerer, QuestionGenerator
-from consistest.tasks.consistest.qagen.wh_neural import (
-    HFExtractiveAnswerer,
-    HFQuestionGenerator,
-    neural_wh,
-    split_questions,
-)
+from consistest.models.questions import HFExtractiveAnswerer, HFQuestionGenerator, split_questions
+from consistest.tasks.consistest.qagen.wh_neural import neural_wh
 from tests.tiny_models import tiny_extractive_qa, tiny_generator
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""generate_qas end to end: 20 real dialogues with fake neural generators, rules, determinism, layout."""
+"""make_qas end to end: 20 real dialogues with fake neural generators, rules, determinism, layout."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from consistest.core.records import QA, Dialogue
 from consistest.data.dialogues import read_dialogues
 from consistest.data.qa_files import read_history_qas, read_persona_qas
 from consistest.models.base import Answerer, QuestionGenerator
-from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, _cap_history_yn, generate_qas, write_qas
+from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, _cap_history_yn, make_qas, write_qas
 from consistest.text.sentences import normalise, statement_pieces, strip_punct
 
 
@@ -45,7 +45,7 @@ def dialogues(consistest_json: Path) -> list[Dialogue]:
 
 @pytest.fixture(scope="module")
 def rules_result(dialogues: list[Dialogue]):
-    return generate_qas(dialogues, QAGenConfig(wh_generator="rules"), quiet=True)
+    return make_qas(dialogues, QAGenConfig(wh_generator="rules"), quiet=True)
 
 
 def test_fakes_satisfy_protocols() -> None:
@@ -76,7 +76,7 @@ def test_counterfactual_no_questions_present(rules_result) -> None:
 
 
 def test_deterministic_and_seeded(dialogues: list[Dialogue], rules_result, tmp_path: Path) -> None:
-    again = generate_qas(list(reversed(dialogues)), QAGenConfig(wh_generator="rules"), quiet=True)
+    again = make_qas(list(reversed(dialogues)), QAGenConfig(wh_generator="rules"), quiet=True)
     write_qas(rules_result, tmp_path / "a")
     write_qas(again, tmp_path / "b")
     for name in ("persona_qas.json", "history_qas.json"):  # order of dialogues does not matter
@@ -97,9 +97,7 @@ def test_write_qas_curated_layout(rules_result, tmp_path: Path) -> None:
 
 def test_full_build_with_fake_neural(dialogues: list[Dialogue]) -> None:
     qg, qa = FakeQG(), FakeAnswerer()
-    r = generate_qas(
-        dialogues, QAGenConfig(wh_generator="neural", batch_size=4), quiet=True, qg=qg, answerer=qa
-    )
+    r = make_qas(dialogues, QAGenConfig(wh_generator="neural", batch_size=4), quiet=True, qg=qg, answerer=qa)
     assert qg.calls == 1  # all statements in one batched call
     assert r.info["wh_generator"] == "neural" and r.info["qg_model"] == "fake-qg"
     neural = [
@@ -117,7 +115,7 @@ def test_auto_falls_back_to_rules(dialogues: list[Dialogue], tmp_path: Path, cap
     cfg = QAGenConfig(
         wh_generator="auto", qg_model=str(tmp_path / "missing"), qa_model=str(tmp_path / "none")
     )
-    r = generate_qas(dialogues[:2], cfg, quiet=True)
+    r = make_qas(dialogues[:2], cfg, quiet=True)
     assert r.info["wh_generator"] == "rules"
     assert "using rules" in capsys.readouterr().err
 

@@ -125,7 +125,7 @@ def test_a_second_writer_is_refused_and_a_dead_ones_lock_is_taken_over(demo: Pat
     out = tmp_path / "r"
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time; from consistest.core.io import run_lock\n"
+         "import sys, time; from consistest.core.rundir import run_lock\n"
          "with run_lock(sys.argv[1]):\n    print('locked', flush=True); time.sleep(60)", str(out)],
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -153,7 +153,7 @@ def test_offline_hub_ids_and_local_looking_paths_fail_fast(
     r = _score("--dataset", demo, "--model", "facebook/bart-base", "--out", tmp_path / "b")
     assert r.exit_code == 2 and _one_line(r.stderr) and "HF_HUB_OFFLINE" in r.stderr
     monkeypatch.delenv("HF_HUB_OFFLINE")
-    from consistest.models import hf_loader as hf_loading
+    from consistest.data import hub as hf_loading
 
     hf_loading.hub_unreachable.cache_clear()
     monkeypatch.setattr(hf_loading.socket, "create_connection", _refuse)

@@ -12,8 +12,13 @@ import pytest
 from consistest.core.io import atomic_write_json
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import samples_hash, write_samples
-from consistest.tasks.consistest.score import score_responses
+from consistest.tasks.consistest.score import ScoreConfig, run_score
 from tests.helpers import run_cli
+
+
+def score_responses(dataset: Path, responses, nli, **kw):
+    """Score in memory (nothing written) through the one entry point."""
+    return run_score(ScoreConfig(dataset, None, responses=responses, nli=nli, quiet=True, **kw))
 
 
 def _sample(i: int, source: str, qtype: str, q: str, a: str, fact: str, distance: int) -> Sample:
@@ -111,7 +116,7 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
 
 def test_bootstrap_is_seeded(dataset: Path, tmp_path: Path) -> None:
     a = score_responses(dataset, GOOD, None, seed=1, n_boot=200).summary
-    b = score_responses(dataset, GOOD, None, seed=1, n_boot=200).summary
+    b = score_responses(dataset, dict(reversed(GOOD.items())), None, seed=1, n_boot=200).summary
     assert a == b
     lo, hi = a["figures"]["overall"]["ci"]
     assert lo <= a["figures"]["overall"]["mean"] <= hi
@@ -119,15 +124,15 @@ def test_bootstrap_is_seeded(dataset: Path, tmp_path: Path) -> None:
 
 def test_fake_nli_guards_and_decides(dataset: Path) -> None:
     class Fake:
-        name = "fake"
+        name = signature = "fake"
 
         def predict(self, pairs):  # entailment when the response repeats the premise's last word
             return ["entailment" if p.split()[-2] in h else "contradiction" for p, h in pairs]
 
-    rows = {r["id"]: r for r in score_responses(dataset, GOOD, Fake()).rows}
-    assert rows["s3d2"]["score"] == 1.0 and rows["s3d2"]["nli_label"] == "entailment"
-    assert rows["s0d0"]["score"] == 0.0  # "yes i do" vs "i have a dog ." -> fake contradiction vetoes
-    assert rows["s0d2"]["nli_label"] is None  # wrong answers never reach NLI
+    rows = {r.id: r for r in score_responses(dataset, GOOD, Fake()).items}
+    assert rows["s3d2"].score == 1.0 and rows["s3d2"].nli_label == "entailment"
+    assert rows["s0d0"].score == 0.0  # "yes i do" vs "i have a dog ." -> fake contradiction vetoes
+    assert rows["s0d2"].nli_label is None  # wrong answers never reach NLI
 
 
 @pytest.mark.parametrize(
@@ -172,8 +177,8 @@ def test_original_csv_matched_by_order(dataset: Path, tmp_path: Path) -> None:
         w.writerow(["Question", "Response", "Reference", "NLI_Ref", "Source", "Type", "Distance"])
         for s in samples:
             w.writerow([s.question, GOOD[s.id], s.answer, s.nli_premise, s.source, s.type, s.distance])
-    a = score_responses(dataset, path, None).rows
-    assert [r["response"] for r in a] == [GOOD[s.id] for s in samples]
+    a = score_responses(dataset, path, None).items
+    assert [r.response for r in a] == [GOOD[s.id] for s in samples]
     rows = path.read_text().splitlines()
     path.write_text("\n".join([rows[0], rows[2], rows[1], *rows[3:]]) + "\n")
     res = run_cli(

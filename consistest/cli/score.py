@@ -7,12 +7,14 @@ from typing import Any
 
 import click
 
-from consistest.cli.generate import config_from_options, generation_options
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.core.stats import N_BOOT
-from consistest.models.nli import DEFAULT_NLI
-
-FORMATS = ("table", "json", "markdown")
+from consistest.cli.options import (
+    format_option,
+    model_options,
+    n_boot_option,
+    nli_options,
+    pop_respond_config,
+)
 
 
 @click.command()
@@ -30,35 +32,19 @@ FORMATS = ("table", "json", "markdown")
     help="JSONL {id, response} per sample, or the original ConsisTest CSV (rows in dataset order). "
     "Alternative to --model.",
 )
-@generation_options(model_required=False)
-@click.option(
-    "--nli",
-    default=DEFAULT_NLI,
-    show_default=True,
-    help="NLI model: hub id or local directory of a sequence-classification model; 'none' = rules only.",
-)
-@click.option(
-    "--nli-labels",
-    default=None,
-    help="Label names by id when config.id2label is generic, e.g. contradiction,neutral,entailment.",
-)
+@model_options(required=False)
+@nli_options
 @click.option(
     "--out",
     "out",
     type=click.Path(path_type=Path),
     default=None,
     help="Run directory: responses.jsonl (with --model), scores.jsonl, summary.json "
-    "[default: runs/<model or responses name>].",
+    "[default: runs/<dataset folder>/<model or responses name>].",
 )
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@format_option
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option(
-    "--n-boot",
-    type=int,
-    default=N_BOOT,
-    show_default=True,
-    help="Bootstrap resamples (0 = no intervals, else >= 100).",
-)
+@n_boot_option
 @quiet_option
 @handle_errors
 def score(
@@ -71,7 +57,7 @@ def score(
     boot_seed: int,
     n_boot: int,
     quiet: bool,
-    **gen_kwargs: Any,
+    **model_kwargs: Any,
 ) -> None:
     """Score one response per sample with the rules and the NLI guard; print the summary table.
 
@@ -81,13 +67,13 @@ def score(
     from consistest.tasks.consistest.report import render
     from consistest.tasks.consistest.score import ScoreConfig, run_score
 
-    batch_size, device = gen_kwargs["batch_size"], gen_kwargs["device"]
-    generation = config_from_options(gen_kwargs) if gen_kwargs.get("model") else None
+    batch_size, device = model_kwargs["batch_size"], model_kwargs["device"]
+    respond = pop_respond_config(model_kwargs)
     cfg = ScoreConfig(
         dataset=dataset,
         responses=responses,
-        out=out or default_run_dir(dataset, responses, generation),
-        generation=generation,
+        out=out or default_run_dir(dataset, responses, respond),
+        respond=respond,
         nli=nli,
         nli_labels=nli_labels,
         batch_size=batch_size,
@@ -96,33 +82,26 @@ def score(
         n_boot=n_boot,
         quiet=quiet,
     )
-    result = run_score(cfg)
-    click.echo(render(result.summary, fmt))
+    click.echo(render(run_score(cfg).summary, fmt))
 
 
-def default_run_dir(dataset: Path, responses: Path | None, generation: Any) -> Path:
+def default_run_dir(dataset: Path, responses: Path | None, respond: Any) -> Path:
     """``runs/<dataset folder>/<model id with / as __>[-<variant>]`` or ``runs/<dataset>/<responses stem>``:
     the same model scored on the demo and on the full benchmark lands in two folders."""
     base = Path("runs") / Path(dataset).resolve().name
-    if generation is None:
+    if respond is None:
         return base / Path(responses or "responses").stem
-    name = generation.model.replace("/", "__").replace(":", "-")
-    if generation.input_variant != "standard":
-        name += f"-{generation.input_variant}"
+    name = respond.model.spec.replace("/", "__").replace(":", "-")
+    if respond.input_variant != "standard":
+        name += f"-{respond.input_variant}"
     return base / name
 
 
 @click.command()
 @click.argument("rundirs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@format_option
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
-@click.option(
-    "--n-boot",
-    type=int,
-    default=N_BOOT,
-    show_default=True,
-    help="Bootstrap resamples (0 = no intervals, else >= 100).",
-)
+@n_boot_option
 @click.option("--force", is_flag=True, help="Compare runs scored on different datasets (their shared ids).")
 @quiet_option
 @handle_errors

@@ -206,52 +206,6 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     shutil.rmtree(old, ignore_errors=True)
 
 
-LOCK_FILE = ".lock"
-_HELD: set[str] = set()
-
-
-@contextlib.contextmanager
-def run_lock(run_dir: str | Path) -> Iterator[Path]:
-    """Hold ``RUNDIR/.lock`` (an flock, with our pid inside) while writing a run directory.
-
-    A second process is refused with one line naming the holder; the kernel drops the lock when its
-    holder dies, so the lock of a killed run is simply taken over."""
-    import fcntl
-
-    run_dir = Path(run_dir)
-    if run_dir.exists() and not run_dir.is_dir():
-        raise InputError("exists and is not a directory; choose another --out", path=str(run_dir))
-    created = not run_dir.exists()
-    run_dir.mkdir(parents=True, exist_ok=True)
-    key = str(run_dir.resolve())
-    if key in _HELD:  # this process holds it already (score --model generates, then scores)
-        yield run_dir
-        return
-    path = run_dir / LOCK_FILE
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    _HELD.add(key)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
-            raise InputError(
-                f"another consistest process (pid {holder}) is writing this run directory; wait for it to "
-                "finish or use another --out",
-                path=str(run_dir),
-            ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        yield run_dir
-    finally:
-        _HELD.discard(key)
-        if created and {p.name for p in run_dir.iterdir()} == {LOCK_FILE}:
-            path.unlink(missing_ok=True)  # a start that failed leaves no folder behind
-            with contextlib.suppress(OSError):
-                run_dir.rmdir()
-        os.close(fd)  # closing releases the lock; a kept file's pid is stale once we exit
-
-
 def progress(iterable: Iterable[Any] | None = None, *, quiet: bool = False, **kwargs: Any) -> Any:
     """A tqdm bar on stderr, silenced by ``quiet`` (the CLI's --quiet)."""
     from tqdm.auto import tqdm

@@ -1,16 +1,31 @@
-"""Records shared by builders and scoring, with their explicit ``datasets.Features`` schema."""
+"""Records every layer shares: dialogues, QAs, benchmark samples (with their ``datasets.Features``),
+conversations as chat models see them, and scored items."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, get_args
 
 Source = Literal["pers", "hist", "hist_ext"]
 QType = Literal["wh", "yn"]
-SOURCES: tuple[str, ...] = ("pers", "hist", "hist_ext")
-QTYPES: tuple[str, ...] = ("wh", "yn")
+Role = Literal["user", "assistant"]
+R = TypeVar("R", bound="Record")
+SOURCES: tuple[Source, ...] = get_args(Source)
+QTYPES: tuple[QType, ...] = get_args(QType)
+
+
+class Record:
+    """A flat dataclass record that round-trips through a JSON object (unknown keys are ignored)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_dict(cls: type[R], d: dict[str, Any]) -> R:
+        names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+        return cls(**{k: v for k, v in d.items() if k in names})
 
 
 @dataclass(frozen=True)
@@ -33,8 +48,8 @@ class QA:
     q: str
     a: str
     c: str
-    source: str
-    type: str
+    source: Source
+    type: QType
     turn: int = -1
     dialog: str = ""
     alt_c: str = ""
@@ -54,7 +69,7 @@ class QA:
 
 
 @dataclass(frozen=True)
-class Sample:
+class Sample(Record):
     """One benchmark item: the responder sees persona + history; history[-1] is the question."""
 
     id: str
@@ -66,20 +81,12 @@ class Sample:
     answer: str
     fact: str
     nli_premise: str
-    source: str
-    type: str
+    source: Source
+    type: QType
     distance: int
     turn: int
     fact_index: int = -1  # index in ``history`` of the agent utterance holding the fact, -1 if absent
     generator: str = "curated"
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Sample:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in names})
 
 
 SAMPLE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Sample))
@@ -109,6 +116,43 @@ def sample_features() -> Any:
             "generator": string,
         }
     )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One utterance of a conversation and who said it (``assistant`` is the model under test)."""
+
+    role: Role
+    text: str
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """What a chat model replies to: its persona sentences (empty for none) and the turns so far; the last
+    turn is the user's. Benchmarks build these; models render them (speaker tokens, chat templates)."""
+
+    persona: tuple[str, ...]
+    turns: tuple[Turn, ...]
+
+
+@dataclass(frozen=True)
+class ScoredItem(Record):
+    """One scored ConsisTest reply: what the rules saw and decided, what NLI said, the final score."""
+
+    id: str
+    qa_id: str
+    question: str
+    truth: str
+    response: str
+    cleaned: str
+    outcome: str
+    rule_score: float | None
+    nli_use: str
+    nli_label: str | None
+    score: float | None
+    source: Source
+    type: QType
+    distance: int
 
 
 def content_hash(*parts: Any, n: int = 16) -> str:

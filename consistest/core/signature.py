@@ -1,40 +1,29 @@
-"""The signature: one string naming every setting that changes a number, version last (cf. sacrebleu)."""
+"""The signature: one string naming every setting that changes a number, version last (cf. sacrebleu).
+
+Whoever composes a signature lists its parts in order (dataset, scorer, responder...); there is no global
+key list to edit when a feature adds a key. Two numbers are comparable only when their signatures agree.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from consistest import __version__
 
 SIGNATURE_FORMAT = "v1"
-# Known keys in print order; unknown keys follow in the order given, ``v`` always ends the string.
-ORDER: tuple[str, ...] = (
-    "data",
-    "subset",
-    "qa",
-    "nli",
-    "rules",
-    "mem",
-    "d",
-    "paired",
-    "model",
-    "input",
-    "dec",
-)
+
+Parts = Mapping[str, object] | Iterable[tuple[str, object]]
 
 
-def make_signature(parts: Mapping[str, object]) -> str:
-    """``consistest:v1|data:<hash>|nli:<id>|rules:1|mem:3|d:0,2|v:0.1.0`` from a mapping of parts.
+def make_signature(parts: Parts) -> str:
+    """``consistest:v1|data:<hash>|nli:<id>|rules:2|mem:3|d:0,2|v:0.1.0`` from ordered (key, value) parts.
 
-    ``None`` values are skipped; lists/tuples are joined with commas; booleans become yes/no.
+    ``None`` values are skipped; lists/tuples are joined with commas; booleans become yes/no; ``v`` (the
+    consistest version) always ends the string.
     """
-    keys = [k for k in ORDER if k in parts] + [k for k in parts if k not in ORDER and k != "v"]
+    pairs = parts.items() if isinstance(parts, Mapping) else parts
     items = [f"consistest:{SIGNATURE_FORMAT}"]
-    for k in keys:
-        v = parts[k]
-        if v is None:
-            continue
-        items.append(f"{k}:{_fmt(v)}")
+    items += [f"{k}:{_fmt(v)}" for k, v in pairs if v is not None and k != "v"]
     items.append(f"v:{__version__}")
     return "|".join(items)
 

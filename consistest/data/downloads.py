@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import os
-import sys
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from consistest.core import log
 from consistest.core.errors import InputError
 
 
@@ -28,8 +28,7 @@ def fetch_raw(spec: RawFile, raw_dir: Path, quiet: bool = False, hint: str = "")
     path = Path(raw_dir) / spec.name
     if path.exists():
         return path
-    if not quiet:
-        print(f"{path} is missing; downloading {spec.url}", file=sys.stderr)
+    log.info(f"{path} is missing; downloading {spec.url}", quiet=quiet)
     try:
         with urllib.request.urlopen(spec.url, timeout=30) as resp:
             data = resp.read()
@@ -42,10 +41,9 @@ def fetch_raw(spec: RawFile, raw_dir: Path, quiet: bool = False, hint: str = "")
         ) from None
     digest = hashlib.sha256(data).hexdigest()
     if digest != spec.sha256:
-        print(
-            f"warning: {spec.name} sha256 {digest} differs from the verified {spec.sha256}; "
-            "counts may differ from the published benchmark",
-            file=sys.stderr,
+        log.warning(
+            f"{spec.name} sha256 {digest} differs from the verified {spec.sha256}; "
+            "counts may differ from the published benchmark"
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.part")

@@ -69,7 +69,7 @@ def _load_rows(source: str) -> list[dict[str, Any]]:
 
 def _check_hub(name: str) -> None:
     """Fail at once (not after minutes of retries) when a dataset id cannot be fetched."""
-    from consistest.models.hf_loader import hub_offline, hub_unreachable, looks_local
+    from consistest.data.hub import hub_offline, hub_unreachable, looks_local
 
     if looks_local(name):
         raise InputError("no such file or directory", path=name)

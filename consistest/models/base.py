@@ -1,31 +1,67 @@
-"""Small model interfaces, so tests pass fakes and the HF adapters stay thin."""
+"""The interfaces of the model layer, so benchmarks pass fakes and backends stay thin.
+
+A :class:`ChatModel` replies to :class:`~consistest.core.records.Conversation` s keyed by item id and knows
+no benchmark. ``stream`` yields replies chunk by chunk as they finish; deterministic backends plan their
+batches over all items, so a resumed run repeats the same batches and texts. Simple models subclass
+:class:`BatchedChatModel` and implement ``reply`` only.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Iterator, Sequence, Set
+from typing import Literal, Protocol, get_args, runtime_checkable
 
-from consistest.core.records import Sample
+from consistest.core.errors import InputError
+from consistest.core.records import Conversation
 
-NLI_LABELS: tuple[str, ...] = ("contradiction", "neutral", "entailment")
+NLILabel = Literal["contradiction", "neutral", "entailment"]
+NLI_LABELS: tuple[NLILabel, ...] = get_args(NLILabel)
+
+Item = tuple[str, Conversation]  # (item id, conversation to reply to)
+Chunk = list[tuple[str, str]]  # (item id, reply)
+
+
+@runtime_checkable
+class ChatModel(Protocol):
+    """Replies to conversations: one reply per item not in ``skip``, yielded in chunks as they finish."""
+
+    name: str
+
+    def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]: ...
+
+
+class BatchedChatModel:
+    """A ChatModel from a plain ``reply(conversations)``: fixed-order chunks of ``batch_size`` items."""
+
+    name: str = "model"
+    batch_size: int = 32
+
+    def reply(self, conversations: Sequence[Conversation]) -> list[str]:
+        raise NotImplementedError
+
+    def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]:
+        rest = [(i, c) for i, c in items if i not in skip]
+        for start in range(0, len(rest), self.batch_size):
+            part = rest[start : start + self.batch_size]
+            texts = self.reply([c for _, c in part])
+            if len(texts) != len(part):
+                raise InputError(f"model {self.name!r} returned {len(texts)} replies for {len(part)} inputs")
+            yield [(i, t) for (i, _), t in zip(part, texts, strict=True)]
+
+
+def replies(model: ChatModel, items: Sequence[Item]) -> dict[str, str]:
+    """Every item's reply, collected (item id -> text)."""
+    return dict(pair for chunk in model.stream(items) for pair in chunk)
 
 
 @runtime_checkable
 class NLI(Protocol):
     """Natural language inference: one of NLI_LABELS per (premise, hypothesis) pair."""
 
-    name: str  # id or path, goes into the signature
+    name: str  # hub id or folder@hash
+    signature: str  # the signature's nli: value (name and how outputs are read, e.g. ``name[c,n,e]``)
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[str]: ...
-
-
-@runtime_checkable
-class Responder(Protocol):
-    """A chatbot under test: one response per sample."""
-
-    name: str
-
-    def respond(self, samples: Sequence[Sample]) -> list[str]: ...
 
 
 @runtime_checkable

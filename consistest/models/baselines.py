@@ -1,20 +1,24 @@
-"""Responders without a model, for sanity checks and the offline demo (``--model baseline:NAME``).
+"""Chat models without a model, for sanity checks and offline demos (``--model baseline:NAME``).
 
-- ``oracle``: the gold answer; Y/N: ``yes .`` / ``no .`` then the fact, WH: the fact itself.
-- ``retrieval``: the persona or history sentence sharing most content words with the question
-  (the question itself excluded); ties go to the earliest sentence, persona first.
+- ``retrieval``: the persona or earlier-turn sentence sharing most content words with the last turn;
+  ties go to the earliest sentence, persona first.
 - ``generic``: ``i don't know .`` for everything.
+
+Benchmarks add their own (ConsisTest's ``baseline:oracle`` answers with the gold fact).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.records import Sample
-from consistest.metrics.rules import truth_polarity
+from consistest.core.records import Conversation
+from consistest.models.base import BatchedChatModel
+from consistest.models.decoding import Decoding
 
+USES_DECODING = False
 GENERIC_RESPONSE = "i don't know ."
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -26,53 +30,52 @@ might must not no yes so if then than too very just any some s t m re ve ll d"""
 STOPWORDS = frozenset(_STOP.split())
 
 
-def oracle_response(sample: Sample) -> str:
-    """The gold answer in words: Y/N -> ``yes . <fact>`` / ``no . <fact>``, WH -> the fact."""
-    if sample.type == "yn":
-        word = truth_polarity(sample.answer) or "yes"  # "i do not like people | no" -> no
-        return f"{word} . {sample.fact}".strip()
-    return sample.fact.strip()
-
-
 def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
-def candidate_sentences(sample: Sample) -> list[str]:
-    """Persona sentences, then the sentences of every history utterance except the question."""
-    out = [p.strip() for p in sample.persona if p.strip()]
-    for utterance in sample.history[:-1]:
-        out += [s.strip() for s in _SENTENCE_END.split(utterance) if s.strip()]
+def candidate_sentences(conv: Conversation) -> list[str]:
+    """Persona sentences, then the sentences of every turn before the last."""
+    out = [p.strip() for p in conv.persona if p.strip()]
+    for turn in conv.turns[:-1]:
+        out += [s.strip() for s in _SENTENCE_END.split(turn.text) if s.strip()]
     return out
 
 
-def retrieval_response(sample: Sample) -> str:
-    """The candidate sentence with the largest content-word overlap with the question ("" if none)."""
-    question = content_words(sample.history[-1] if sample.history else sample.question)
+def retrieval_response(conv: Conversation) -> str:
+    """The candidate sentence with the largest content-word overlap with the last turn ("" if none)."""
+    question = content_words(conv.turns[-1].text if conv.turns else "")
     best, best_overlap = "", -1
-    for sentence in candidate_sentences(sample):
+    for sentence in candidate_sentences(conv):
         overlap = len(question & content_words(sentence))
         if overlap > best_overlap:
             best, best_overlap = sentence, overlap
     return best
 
 
-_RULES = {"oracle": oracle_response, "retrieval": retrieval_response, "generic": lambda _s: GENERIC_RESPONSE}
+_RULES = {"retrieval": retrieval_response, "generic": lambda _c: GENERIC_RESPONSE}
 BASELINES: tuple[str, ...] = tuple(sorted(_RULES))
 
 
-class BaselineResponder:
-    """A rule-based ``consistest.models.base.Responder``."""
+class BaselineModel(BatchedChatModel):
+    """A rule-based ChatModel."""
 
     def __init__(self, kind: str) -> None:
         if kind not in _RULES:
+            known = ", ".join(f"baseline:{b}" for b in BASELINES)
             raise InputError(
-                f"unknown baseline {kind!r}, expected one of {', '.join('baseline:' + b for b in BASELINES)}",
+                f"unknown baseline {kind!r}, expected one of {known} or a benchmark's own (baseline:oracle)",
                 field="model",
             )
-        self.kind = kind
-        self.name = f"baseline:{kind}"
-        self._rule = _RULES[kind]
+        self.kind, self.name, self._rule = kind, f"baseline:{kind}", _RULES[kind]
 
-    def respond(self, samples: Sequence[Sample]) -> list[str]:
-        return [self._rule(s) for s in samples]
+    def reply(self, conversations: Sequence[Conversation]) -> list[str]:
+        return [self._rule(c) for c in conversations]
+
+
+def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> BaselineModel:
+    return BaselineModel(name)

@@ -1,28 +1,83 @@
-"""Hugging Face generators behind ``consistest.models.base.Responder``: seq2seq (BART, T5) or decoder-only.
+"""Hugging Face chat models behind ``ChatModel``: seq2seq (BART, T5) or decoder-only (GPT-2, Llama...).
 
 The architecture comes from ``config.is_encoder_decoder``; the model is a hub id or a local directory.
-Inputs are encoded by :mod:`consistest.models.rendering` (or a chat template with ``chat_template``).
-Under deterministic decoding (greedy, beam) each distinct encoded input is generated once, in batches of
-inputs sorted by length, planned over the whole sample list so a resumed run repeats the same batches.
-Sampling runs one sample at a time with a seed derived from (seed, sample id), so a sample's text never
-depends on its batch or on what ran before. torch/transformers are imported lazily.
+Conversations are rendered with speaker tokens (models fine-tuned on PersonaChat) or the tokenizer's chat
+template (``chat_template``), see :mod:`consistest.models.rendering`. Under deterministic decoding (greedy,
+beam) each distinct encoded input is generated once, in batches of inputs sorted by length, planned over
+all items so a resumed run repeats the same batches. Sampling runs one item at a time with a seed derived
+from (seed, item id), so an item's text never depends on its batch or on what ran before.
+torch/transformers are imported lazily.
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass, fields
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, get_args
 
 from consistest.core.errors import InputError
+from consistest.core.records import Conversation
+from consistest.models.base import Chunk, Item
+from consistest.models.decoding import Decoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
-from consistest.core.records import Sample
-from consistest.models.rendering import arrange, chat_messages, encode_ids
-from consistest.models.decoding import GenerationConfig
+from consistest.models.rendering import DEFAULT_SPEAKERS, chat_messages, encode_ids
+from consistest.core import log as log_
 
-Chunk = list[tuple[str, str]]  # (sample id, response)
+Device = Literal["auto", "cpu", "cuda"]
+DType = Literal["auto", "float32", "float16", "bfloat16"]
+DEVICES: tuple[Device, ...] = get_args(Device)
+DTYPES: tuple[DType, ...] = get_args(DType)
+DEFAULT_BATCH_SIZE = 32
+USES_DECODING = True
+
+
+@dataclass(frozen=True)
+class HFSettings:
+    """How a HF model is run and how conversations are rendered for it."""
+
+    device: str = "auto"
+    dtype: str = "auto"
+    batch_size: int = DEFAULT_BATCH_SIZE
+    chat_template: bool = False
+    speaker_tokens: tuple[str, str] = DEFAULT_SPEAKERS
+    utterance_max_tokens: int = 32
+
+    def __post_init__(self) -> None:
+        if self.device not in DEVICES:
+            raise InputError(f"unknown device {self.device!r}, expected one of {', '.join(DEVICES)}")
+        if self.dtype not in DTYPES:
+            raise InputError(f"unknown dtype {self.dtype!r}, expected one of {', '.join(DTYPES)}")
+        if self.batch_size < 1:
+            raise InputError(f"must be at least 1, got {self.batch_size}", field="batch-size")
+        if self.utterance_max_tokens < 0:
+            raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> HFSettings:
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in options.items() if k in names and v is not None}
+        if "speaker_tokens" in kw:
+            kw["speaker_tokens"] = tuple(kw["speaker_tokens"])
+        return cls(**kw)
+
+
+def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes a reply: rendering, dtype and decoding (not device or batch size)."""
+    hf = HFSettings.from_options(options)
+    return {
+        "speaker_tokens": list(hf.speaker_tokens),
+        "utterance_max_tokens": hf.utterance_max_tokens,
+        "chat_template": hf.chat_template,
+        "dtype": hf.dtype,
+        **decoding.settings(),
+    }
+
+
+def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> HFChatModel:
+    return HFChatModel(name, decoding, HFSettings.from_options(options), quiet=quiet)
 
 
 def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
@@ -41,33 +96,37 @@ def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
     return tok, model.to(device).eval()
 
 
-class HFResponder:
-    """A Hugging Face generator configured by a GenerationConfig."""
+class HFChatModel:
+    """A Hugging Face generator as a ChatModel."""
 
     def __init__(
-        self, cfg: GenerationConfig, *, quiet: bool = False, log: Callable[[str], None] | None = None
+        self,
+        model: str,
+        decoding: Decoding | None = None,
+        settings: HFSettings | None = None,
+        *,
+        quiet: bool = False,
+        log: Callable[[str], None] | None = None,
     ):
-        self.cfg = cfg
-        self.name = cfg.model
-        self.log = log or (lambda msg: None if quiet else print(f"consistest: {msg}", file=sys.stderr))
-        self.device = resolve_device(cfg.device)
-        self.tok, self.model = _load(cfg.model, cfg.dtype, self.device, quiet)
+        settings = settings or HFSettings()
+        self.name, self.decoding, self.cfg = model, decoding or Decoding(), settings
+        self.log = log or log_.warning
+        self.device = resolve_device(settings.device)
+        self.tok, self.model = _load(model, settings.dtype, self.device, quiet)
         self.decoder_only = not self.model.config.is_encoder_decoder
         self.pad_id = self.tok.pad_token_id if self.tok.pad_token_id is not None else self.tok.eos_token_id
         if self.pad_id is None:
-            raise InputError(f"model {cfg.model!r}: the tokenizer has neither a pad nor an EOS token")
+            raise InputError(f"model {model!r}: the tokenizer has neither a pad nor an EOS token")
         self._warned_cut = False
         self._tokenize = lru_cache(maxsize=200_000)(self._tokenize_uncached)
-        if cfg.chat_template and not getattr(self.tok, "chat_template", None):
-            raise InputError(
-                f"model {cfg.model!r}: --chat-template given but the tokenizer has no chat template"
-            )
-        if not cfg.chat_template:
+        if settings.chat_template and not getattr(self.tok, "chat_template", None):
+            raise InputError(f"model {model!r}: --chat-template given but the tokenizer has no chat template")
+        if not settings.chat_template:
             self._warn_unknown_speakers()
         self.prefix, _ = self._affixes()
         eos = [self.tok.eos_token_id] if self.tok.eos_token_id is not None else []
-        self.suffix = self.tokenize(cfg.speaker_tokens[1]) if self.decoder_only else eos
-        self.stop_ids = set(eos) | {self.pad_id} | self._single_ids(cfg.speaker_tokens)
+        self.suffix = self.tokenize(settings.speaker_tokens[1]) if self.decoder_only else eos
+        self.stop_ids = set(eos) | {self.pad_id} | self._single_ids(settings.speaker_tokens)
 
     # -- encoding -------------------------------------------------------------------------------------------
     def _tokenize_uncached(self, text: str) -> tuple[int, ...]:
@@ -98,19 +157,18 @@ class HFResponder:
         unknown = [t for t in self.cfg.speaker_tokens if t not in vocab]
         if unknown:
             self.log(
-                f"warning: speaker token(s) {', '.join(unknown)} unknown to the tokenizer of "
-                f"{self.cfg.model!r}: the model was not fine-tuned with them "
+                f"speaker token(s) {', '.join(unknown)} unknown to the tokenizer of "
+                f"{self.name!r}: the model was not fine-tuned with them "
                 "(set --speaker-tokens, or --chat-template for chat models)"
             )
 
-    def encode(self, sample: Sample) -> list[int]:
-        """Token ids of one sample (input variant, speaker tokens, truncation), cut to the model's length."""
-        ctx = arrange(sample, self.cfg.input_variant)
+    def encode(self, conv: Conversation) -> list[int]:
+        """Token ids of one conversation (speaker tokens or chat template), cut to the model's length."""
         if self.cfg.chat_template:
-            ids = self._chat_ids(ctx)
+            ids = self._chat_ids(conv)
         else:
             ids = encode_ids(
-                ctx,
+                conv,
                 self.tokenize,
                 speakers=self.cfg.speaker_tokens,
                 utterance_max_tokens=self.cfg.utterance_max_tokens,
@@ -119,7 +177,7 @@ class HFResponder:
             )
         return self._fit(ids)
 
-    def _chat_ids(self, ctx: Any) -> list[int]:
+    def _chat_ids(self, conv: Conversation) -> list[int]:
         n = self.cfg.utterance_max_tokens
 
         def cut(text: str) -> str:
@@ -128,10 +186,10 @@ class HFResponder:
 
         try:
             text = self.tok.apply_chat_template(
-                chat_messages(ctx, cut), tokenize=False, add_generation_prompt=True
+                chat_messages(conv, cut), tokenize=False, add_generation_prompt=True
             )
         except Exception as e:  # template errors are jinja exceptions of several types
-            raise InputError(f"model {self.cfg.model!r}: chat template failed: {e}") from None
+            raise InputError(f"model {self.name!r}: chat template failed: {e}") from None
         return list(self.tok(text, add_special_tokens=False)["input_ids"])
 
     def _fit(self, ids: list[int]) -> list[int]:
@@ -141,55 +199,46 @@ class HFResponder:
         )
         if not limit:
             return ids
-        room = limit - (self.cfg.max_new_tokens if self.decoder_only else 0)
+        room = limit - (self.decoding.max_new_tokens if self.decoder_only else 0)
         if len(ids) <= room:
             return ids
         if not self._warned_cut:
             self._warned_cut = True
-            self.log(f"warning: inputs longer than the model's {limit} positions lose their start")
+            self.log(f"inputs longer than the model's {limit} positions lose their start")
         head = len(self.prefix)
         return ids[:head] + ids[len(ids) - (room - head) :]
 
     # -- generation -----------------------------------------------------------------------------------------
-    def plan(self, samples: Sequence[Sample]) -> list[list[tuple[tuple[int, ...], list[str]]]]:
-        """Batches of (distinct input ids, the sample ids sharing it), sorted by input length."""
+    def plan(self, items: Sequence[Item]) -> list[list[tuple[tuple[int, ...], list[str]]]]:
+        """Batches of (distinct input ids, the item ids sharing it), sorted by input length."""
         groups: dict[tuple[int, ...], list[str]] = {}
-        for s in samples:
-            groups.setdefault(tuple(self.encode(s)), []).append(s.id)
+        for item_id, conv in items:
+            groups.setdefault(tuple(self.encode(conv)), []).append(item_id)
         ordered = sorted(groups.items(), key=lambda kv: (len(kv[0]), kv[0]))
         size = self.cfg.batch_size
         return [ordered[i : i + size] for i in range(0, len(ordered), size)]
 
-    def stream(
-        self, samples: Sequence[Sample], skip: frozenset[str] | set[str] = frozenset()
-    ) -> Iterator[Chunk]:
-        """Yield responses chunk by chunk for every sample not in ``skip`` (planned over all ``samples``)."""
-        if self.cfg.do_sample:
-            yield from self._stream_sampled(samples, skip)
+    def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]:
+        """Yield replies chunk by chunk for every item not in ``skip`` (planned over all ``items``)."""
+        if self.decoding.do_sample:
+            yield from self._stream_sampled(items, skip)
             return
-        for batch in self.plan(samples):
-            if all(sid in skip for _, sids in batch for sid in sids):
+        for batch in self.plan(items):
+            if all(i in skip for _, ids in batch for i in ids):
                 continue
             texts = self.generate([list(ids) for ids, _ in batch])
             yield [
-                (sid, text)
-                for (_, sids), text in zip(batch, texts, strict=True)
-                for sid in sids
-                if sid not in skip
+                (i, text) for (_, ids), text in zip(batch, texts, strict=True) for i in ids if i not in skip
             ]
 
-    def _stream_sampled(self, samples: Sequence[Sample], skip: Any) -> Iterator[Chunk]:
+    def _stream_sampled(self, items: Sequence[Item], skip: Set[str]) -> Iterator[Chunk]:
         import torch
 
-        for s in samples:
-            if s.id in skip:
+        for item_id, conv in items:
+            if item_id in skip:
                 continue
-            torch.manual_seed(random.Random(f"{self.cfg.seed}:{s.id}").getrandbits(63))
-            yield [(s.id, self.generate([self.encode(s)])[0])]
-
-    def respond(self, samples: Sequence[Sample]) -> list[str]:
-        got = dict(pair for chunk in self.stream(samples) for pair in chunk)
-        return [got[s.id] for s in samples]
+            torch.manual_seed(random.Random(f"{self.decoding.seed}:{item_id}").getrandbits(63))
+            yield [(item_id, self.generate([self.encode(conv)])[0])]
 
     def generate(self, inputs: list[list[int]]) -> list[str]:
         """Decode one padded batch (left padding for decoder-only models) and return the reply texts."""
@@ -207,9 +256,10 @@ class HFResponder:
             masks = [o + z for o, z in zip(ones, zeros, strict=True)]
         input_ids = torch.tensor(rows, device=self.device)
         attention_mask = torch.tensor(masks, device=self.device)
-        kwargs: dict[str, Any] = {"max_new_tokens": self.cfg.max_new_tokens, "num_beams": self.cfg.num_beams}
-        if self.cfg.do_sample:
-            kwargs.update(do_sample=True, temperature=self.cfg.temperature, top_p=self.cfg.top_p, top_k=0)
+        dec = self.decoding
+        kwargs: dict[str, Any] = {"max_new_tokens": dec.max_new_tokens, "num_beams": dec.num_beams}
+        if dec.do_sample:
+            kwargs.update(do_sample=True, temperature=dec.temperature, top_p=dec.top_p, top_k=0)
         else:
             kwargs.update(do_sample=False)
         if self.decoder_only:

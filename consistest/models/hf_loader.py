@@ -9,17 +9,14 @@ tokenizer files, and such a model "generates" empty replies). torch/transformers
 
 from __future__ import annotations
 
-import functools
-import os
 import re
-import socket
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 from consistest.core.errors import InputError
+from consistest.data.hub import hub_offline, hub_unreachable, looks_local
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
 PROBE_TEXT = "i have two dogs and a cat ."
@@ -50,30 +47,6 @@ def quiet_transformers() -> None:
 
     logging.disable_progress_bar()
     logging.set_verbosity_error()
-
-
-def looks_local(spec: str) -> bool:
-    """A folder spec: ``./x``, ``/x``, ``~/x``, ``a/b/c``, or ``models/x`` when ``models/`` exists."""
-    if spec.startswith((".", "/", "~")) or spec.count("/") > 1 or spec.endswith("/"):
-        return True
-    head, sep, _ = spec.partition("/")
-    return bool(sep) and Path(head).is_dir()
-
-
-def hub_offline() -> bool:
-    return os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in ("1", "true", "yes", "on")
-
-
-@functools.lru_cache(maxsize=1)
-def hub_unreachable() -> str | None:
-    """Why the hub cannot be reached (one TCP connect, 5 s at most), or None when it can."""
-    url = urlparse(os.environ.get("HF_ENDPOINT") or "https://huggingface.co")
-    host, port = url.hostname or "huggingface.co", url.port or (443 if url.scheme != "http" else 80)
-    try:
-        socket.create_connection((host, port), timeout=5).close()
-    except OSError as e:
-        return f"{host}: {e.strerror or e}"
-    return None
 
 
 def _cached(repo_id: str) -> bool:

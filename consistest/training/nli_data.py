@@ -146,29 +146,3 @@ def load_sets(
     if not train_ex:
         raise InputError("no training examples", field="train")
     return train_ex, dev_sets
-
-
-def classification_metrics(gold: list[int], pred: list[int]) -> dict[str, Any]:
-    """Pure metrics over label ids 0..2 (named by ID2LABEL)."""
-    conf = [[0] * 3 for _ in range(3)]
-    for g, p in zip(gold, pred, strict=True):
-        conf[g][p] += 1
-    per = {}
-    for k, name in ID2LABEL.items():
-        tp = conf[k][k]
-        prec = tp / max(1, sum(conf[g][k] for g in range(3)))
-        rec = tp / max(1, sum(conf[k]))
-        per[name] = {
-            "precision": prec,
-            "recall": rec,
-            "f1": 2 * prec * rec / (prec + rec) if tp else 0.0,
-            "support": sum(conf[k]),
-        }
-    n = len(gold)
-    return {
-        "n": n,
-        "accuracy": sum(conf[k][k] for k in range(3)) / max(1, n),
-        "macro_f1": sum(v["f1"] for v in per.values()) / 3,
-        "per_class": per,
-        "confusion": conf,
-    }

@@ -12,7 +12,6 @@ All choices are content-seeded, so the output does not depend on input order.
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import Dialogue, content_hash
@@ -288,7 +288,6 @@ def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
     atomic_write_jsonl(config.out, rows)
     stats_path = config.stats or str(Path(config.out).with_suffix("")) + ".stats.json"
     atomic_write_json(stats_path, stats)
-    if not config.quiet:
-        print(format_stats(stats), file=sys.stderr)
-        print(f"wrote {len(rows)} pairs to {config.out} and stats to {stats_path}", file=sys.stderr)
+    log.info(format_stats(stats), quiet=config.quiet)
+    log.info(f"wrote {len(rows)} pairs to {config.out} and stats to {stats_path}", quiet=config.quiet)
     return stats

@@ -10,16 +10,17 @@ from __future__ import annotations
 
 import random
 import shutil
-import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, progress, read_json
 from consistest.core.records import content_hash
-from consistest.training.nli_data import ID2LABEL, LABEL2ID, NLIExample, classification_metrics, load_sets
+from consistest.metrics.classification import classification_metrics
+from consistest.training.nli_data import ID2LABEL, LABEL2ID, NLIExample, load_sets
 
 # Documented aliases for --base (resolved to a local directory, so they work offline).
 BASE_ALIASES = ("minilm", "all-minilm-l6-v2")
@@ -134,7 +135,7 @@ def evaluate(
             for i, p in zip(idx, logits.argmax(-1).tolist(), strict=True):
                 pred[i] = p
     model.train()
-    return classification_metrics([e.label for e in examples], pred)
+    return classification_metrics([e.label for e in examples], pred, [ID2LABEL[i] for i in sorted(ID2LABEL)])
 
 
 def _last_checkpoint(out: Path, identity: str) -> Path | None:
@@ -291,5 +292,4 @@ def _brief(m: dict[str, Any]) -> dict[str, Any]:
 
 
 def _log(config: TrainNLIConfig, msg: str) -> None:
-    if not config.quiet:
-        print(msg, file=sys.stderr, flush=True)
+    log.info(msg, quiet=config.quiet)

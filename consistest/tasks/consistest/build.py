@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_dir, atomic_write_json, guard_output_dir
 from consistest.core.records import Sample
@@ -69,7 +69,7 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
     dialogues = read_dialogues(dialogues_path, cfg.layout)
     generated = None
     if pqa_path is None or hqa_path is None:
-        generated = _generate_qas(dialogues, cfg)
+        generated = _make_qas(dialogues, cfg)
         persona_qas, history_qas = generated.persona_qas, generated.history_qas
         inputs = {"dialogues": dialogues_path}
     else:
@@ -93,8 +93,7 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
         info["data_sha256"] = file_sha256(write_samples(tmp, samples, cfg.fmt))
         atomic_write_json(tmp / BUILD_INFO, info)
         (tmp / "README.md").write_text(render_card(info), encoding="utf-8")
-    if not cfg.quiet:
-        print(f"wrote {len(samples)} samples to {cfg.out}", file=sys.stderr)
+    log.info(f"wrote {len(samples)} samples to {cfg.out}", quiet=cfg.quiet)
     return BuildResult(out=cfg.out, samples=samples, info=info)
 
 
@@ -127,11 +126,11 @@ def check_match(
             )
 
 
-def _generate_qas(dialogues: list, cfg: BuildConfig) -> Any:
+def _make_qas(dialogues: list, cfg: BuildConfig) -> Any:
     """Run the question builders (their own progress bar; warns when neural models fall back to rules)."""
-    from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, generate_qas
+    from consistest.tasks.consistest.qagen.pipeline import QAGenConfig, make_qas
 
-    return generate_qas(dialogues, cfg.qagen or QAGenConfig(), quiet=cfg.quiet)
+    return make_qas(dialogues, cfg.qagen or QAGenConfig(), quiet=cfg.quiet)
 
 
 def cfg_seed(qagen_info: dict[str, Any]) -> Any:

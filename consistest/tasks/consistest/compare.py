@@ -4,23 +4,49 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
 from consistest.core.io import read_json, read_jsonl
+from consistest.core.records import ScoredItem
+from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE
 from consistest.core.signature import parse_signature
 from consistest.core.stats import N_BOOT, paired_bootstrap
-from consistest.tasks.consistest.report import SCORES_FILE, SUMMARY_FILE, figure_groups, format_table, pct
+from consistest.tasks.consistest.report import figure_groups, format_table, pct
 
 
-def load_run(rundir: str | Path) -> dict[str, Any]:
-    """A run directory's rows (by id) and summary."""
+@dataclass(frozen=True)
+class Run:
+    """A scored run directory: its items by id and its summary."""
+
+    dir: str
+    items: dict[str, ScoredItem]
+    summary: dict[str, Any]
+
+    @property
+    def signature(self) -> str:
+        return str(self.summary.get("signature", ""))
+
+
+def load_run(rundir: str | Path) -> Run:
+    """A run directory's scored items (by id) and summary; a malformed line is a one-line error."""
     rundir = Path(rundir)
     if not rundir.is_dir():
         raise InputError("run directory not found", path=str(rundir))
-    rows = {obj["id"]: obj for _, obj in read_jsonl(rundir / SCORES_FILE)}
-    return {"dir": str(rundir), "rows": rows, "summary": read_json(rundir / SUMMARY_FILE)}
+    items: dict[str, ScoredItem] = {}
+    for lineno, obj in read_jsonl(rundir / SCORES_FILE):
+        missing = [f.name for f in fields(ScoredItem) if f.name not in obj]
+        if missing:
+            raise InputError(
+                "missing", path=str(rundir / SCORES_FILE), record=f"line {lineno}", field=missing[0]
+            )
+        items[obj["id"]] = ScoredItem.from_dict(obj)
+    summary = read_json(rundir / SUMMARY_FILE)
+    if not isinstance(summary, dict) or "signature" not in summary:
+        raise InputError("expected a JSON object with a signature", path=str(rundir / SUMMARY_FILE))
+    return Run(str(rundir), items, summary)
 
 
 # Signature parts that describe the responder: comparing runs that differ in them is the point.
@@ -47,7 +73,7 @@ def compare_runs(
     if len(rundirs) < 2:
         raise InputError("compare needs at least two run directories")
     runs = [load_run(d) for d in rundirs]
-    diffs = signature_differences([r["summary"]["signature"] for r in runs])
+    diffs = signature_differences([r.signature for r in runs])
     if "data" in diffs and not force:
         raise InputError(
             f"runs were scored on different datasets (data: {', '.join(map(str, diffs['data']))}); "
@@ -59,21 +85,16 @@ def compare_runs(
         for k, vals in diffs.items()
     ]
     base = runs[0]
-    common = [
-        i
-        for i, row in base["rows"].items()
-        if all(i in r["rows"] and r["rows"][i]["score"] is not None for r in runs)
-        and row["score"] is not None
-    ]
+    common = [i for i in base.items if all(i in r.items and r.items[i].score is not None for r in runs)]
     if not common:
         raise InputError("the runs share no item that all of them decided")
-    common_rows = [base["rows"][i] for i in common]
+    common_rows = [base.items[i] for i in common]
     figures: list[dict[str, Any]] = []
     for key, label, pred in figure_groups(common_rows):
-        ids = [r["id"] for r in common_rows if pred(r)]
+        ids = [r.id for r in common_rows if pred(r)]
         if not ids:
             continue
-        scores = [[float(r["rows"][i]["score"]) for i in ids] for r in runs]
+        scores = [[float(r.items[i].score) for i in ids] for r in runs]  # type: ignore[arg-type]
         entry: dict[str, Any] = {
             "key": key,
             "label": label,
@@ -85,12 +106,8 @@ def compare_runs(
             ],
         }
         figures.append(entry)
-    sizes = [len(r["rows"]) for r in runs]
     return {
-        "runs": [
-            {"dir": r["dir"], "signature": r["summary"]["signature"], "items": n}
-            for r, n in zip(runs, sizes, strict=True)
-        ],
+        "runs": [{"dir": r.dir, "signature": r.signature, "items": len(r.items)} for r in runs],
         "common_items": len(common),
         "figures": figures,
         "warnings": warnings,

@@ -1,40 +1,46 @@
-"""Score responses against a built dataset: rules, then the NLI guard, then scores.jsonl + summary.json.
+"""Score one response per sample: rules, then the NLI guard, then RUNDIR/scores.jsonl + summary.json.
 
-``score_responses`` is the API behind ``consistest score --responses`` and the end of
-``consistest score --model`` (generate into RUNDIR/responses.jsonl, then call it on that file).
+:func:`run_score` is the one entry point (``consistest score`` calls it): it loads the dataset once, takes
+responses from a file, a mapping, or a chat model it runs first, and returns typed scored items.
 """
 
 from __future__ import annotations
 
-import functools
+import contextlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl, run_lock
-from consistest.core.records import Sample
+from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.records import Sample, ScoredItem
+from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, run_lock
 from consistest.core.signature import make_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
-from consistest.data.dataset_dir import open_dataset, samples_hash
+from consistest.data.dataset_dir import DatasetDir, open_dataset
 from consistest.metrics.rules import RULES_VERSION, Need, Verdict, final_score, judge
 from consistest.models.base import NLI
-from consistest.models.decoding import GenerationConfig
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
-from consistest.tasks.consistest.report import SCORES_FILE, SUMMARY_FILE, render, summarize
+from consistest.tasks.consistest.report import summarize
+from consistest.tasks.consistest.respond import RespondConfig, respond
 from consistest.tasks.consistest.responses import check_coverage, read_responses
 
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    """``consistest score --responses``: every setting that changes a number, plus where to write."""
+    """Every setting that changes a number, plus where to write (``out=None``: nothing is written).
+
+    Responses come from ``responses`` (a JSONL/CSV file or a mapping sample id -> text) or from running
+    ``respond`` into ``out`` first. ``nli`` is a model spec (hub id or folder; ``none`` = rules only) or an
+    NLI object."""
 
     dataset: Path
-    responses: Path | None
-    out: Path
-    generation: GenerationConfig | None = None  # set: generate RUNDIR/responses.jsonl first (score --model)
-    nli: str = DEFAULT_NLI
+    out: Path | None
+    responses: Path | Mapping[str, str] | None = None
+    respond: RespondConfig | None = None
+    nli: str | NLI | None = DEFAULT_NLI
     nli_labels: str | None = None
     batch_size: int = 32
     device: str = "cpu"
@@ -45,7 +51,7 @@ class ScoreConfig:
 
 @dataclass(frozen=True)
 class ScoreResult:
-    rows: list[dict[str, Any]]
+    items: list[ScoredItem]
     summary: dict[str, Any]
     out: Path | None
 
@@ -53,55 +59,56 @@ class ScoreResult:
 def run_score(cfg: ScoreConfig) -> ScoreResult:
     """Load the dataset, the responses (or generate them, after loading the NLI model so a bad --nli fails
     before any generation) and the NLI model; score; write RUNDIR under its lock."""
-    if (cfg.responses is None) == (cfg.generation is None):
+    if (cfg.responses is None) == (cfg.respond is None):
         raise InputError("give exactly one of --responses FILE or --model MODEL")
     check_n_boot(cfg.n_boot)
     ds = open_dataset(cfg.dataset)
-    samples, extra = ds.samples, {}
-    load = functools.partial(
-        nli_from_option,
-        cfg.nli,
-        cfg.nli_labels,
-        batch_size=cfg.batch_size,
-        device=cfg.device,
-        quiet=cfg.quiet,
+    with run_lock(cfg.out) if cfg.out is not None else contextlib.nullcontext():
+        samples, responses, nli, extra = _responses_and_nli(cfg, ds)
+        items = score_items(samples, responses, nli, quiet=cfg.quiet)
+        subset = subset_tag(cfg.respond, len(ds.samples))
+        signature = score_signature(ds, samples, nli, cfg.respond, subset=subset)
+        info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, **extra}
+        summary = summarize(items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info)
+        if cfg.out is not None:
+            atomic_write_jsonl(cfg.out / SCORES_FILE, [it.to_dict() for it in items])
+            atomic_write_json(cfg.out / SUMMARY_FILE, summary)
+    return ScoreResult(items=items, summary=summary, out=cfg.out)
+
+
+def _responses_and_nli(
+    cfg: ScoreConfig, ds: DatasetDir
+) -> tuple[list[Sample], Mapping[str, str], NLI | None, dict[str, Any]]:
+    """Responses read first (fail fast) then the NLI model; or the NLI model first, then generation."""
+    samples = ds.samples
+    if cfg.respond is None:
+        if isinstance(cfg.responses, Mapping):
+            check_coverage(cfg.responses, samples)
+            return samples, cfg.responses, _nli(cfg), {}
+        path = Path(cfg.responses)  # type: ignore[arg-type]
+        responses = read_responses(path, samples)
+        return samples, responses, _nli(cfg), {"responses": path.name}
+    if cfg.out is None:
+        raise InputError("generating responses needs an output directory (--out)")
+    nli = _nli(cfg)
+    path = respond(cfg.respond, samples, cfg.out, quiet=cfg.quiet)
+    samples = cfg.respond.subset(samples)
+    return samples, read_responses(path, samples), nli, {"generation": cfg.respond.settings()}
+
+
+def _nli(cfg: ScoreConfig) -> NLI | None:
+    if cfg.nli is None or isinstance(cfg.nli, NLI):
+        return cfg.nli
+    return nli_from_option(
+        cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device, quiet=cfg.quiet
     )
-    with run_lock(cfg.out):
-        if cfg.generation is None:
-            path = Path(cfg.responses)  # type: ignore[arg-type]
-            extra["responses"] = path.name
-            responses = read_responses(path, samples)  # fail fast, before loading a model
-            nli = load()
-        else:
-            from consistest.models.runner import generate_responses
-
-            gen = cfg.generation
-            nli = load()
-            path = generate_responses(gen, samples, cfg.out, quiet=cfg.quiet)  # applies gen.limit itself
-            samples = samples if gen.limit is None else samples[: gen.limit]
-            extra["generation"] = gen.settings()
-            responses = read_responses(path, samples)
-        return score_responses(
-            samples,
-            responses,
-            nli,
-            cfg.out,
-            build_info=ds.info,
-            generation=cfg.generation,
-            seed=cfg.seed,
-            n_boot=cfg.n_boot,
-            quiet=cfg.quiet,
-            extra=extra,
-            data_hash=ds.content_hash,
-            subset=subset_tag(cfg.generation, len(ds.samples)),
-        )
 
 
-def subset_tag(generation: GenerationConfig | None, n_total: int) -> str | None:
+def subset_tag(cfg: RespondConfig | None, n_total: int) -> str | None:
     """``first-N`` when --limit keeps fewer samples than the dataset has (a smoke run, not the benchmark)."""
-    if generation is None or generation.limit is None or generation.limit >= n_total:
+    if cfg is None or cfg.limit is None or cfg.limit >= n_total:
         return None
-    return f"first-{generation.limit}"
+    return f"first-{cfg.limit}"
 
 
 def check_n_boot(n_boot: int) -> None:
@@ -110,114 +117,61 @@ def check_n_boot(n_boot: int) -> None:
         raise InputError(f"--n-boot must be 0 (no intervals) or at least {MIN_BOOT}, got {n_boot}")
 
 
-def score_responses(
-    dataset: str | Path | Sequence[Sample],
-    responses: str | Path | Mapping[str, str],
-    nli: NLI | None,
-    out_dir: str | Path | None = None,
-    *,
-    build_info: Mapping[str, Any] | None = None,
-    generation: GenerationConfig | None = None,
-    seed: int = 0,
-    n_boot: int = N_BOOT,
-    quiet: bool = True,
-    extra: Mapping[str, Any] | None = None,
-    data_hash: str | None = None,
-    subset: str | None = None,
-) -> ScoreResult:
-    """Score one response per sample; write ``out_dir``/scores.jsonl and summary.json atomically when given.
-
-    ``dataset`` is a built dataset directory (its verified content hash feeds the signature) or the samples
-    themselves (``data_hash`` then names them, else their content is hashed); ``responses`` is a file
-    (JSONL or the original CSV) or a mapping sample id -> response; ``nli`` is an NLI (see
-    ``consistest.models.nli.load_nli``) or None for rules only; ``subset`` names a partial run.
-    """
-    check_n_boot(n_boot)
-    if isinstance(dataset, (str, Path)):
-        ds = open_dataset(dataset)
-        samples, build_info, data_hash = ds.samples, build_info or ds.info, ds.content_hash
-    else:
-        samples = list(dataset)
-    if isinstance(responses, (str, Path)):
-        responses = read_responses(responses, samples)
-    else:
-        check_coverage(responses, samples)
-    rows = score_samples(samples, responses, nli, quiet=quiet)
-    digest = data_hash or samples_hash(samples)
-    signature = score_signature(samples, nli, build_info, generation, data_hash=digest, subset=subset)
-    info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, **dict(extra or {})}
-    summary = summarize(rows, signature=signature, seed=seed, n_boot=n_boot, extra=info)
-    if out_dir is not None:
-        out_dir = Path(out_dir)
-        if out_dir.exists() and not out_dir.is_dir():
-            raise InputError("--out exists and is not a directory", path=str(out_dir))
-        with run_lock(out_dir):
-            atomic_write_jsonl(out_dir / SCORES_FILE, rows)
-            atomic_write_json(out_dir / SUMMARY_FILE, summary)
-    return ScoreResult(rows=rows, summary=summary, out=Path(out_dir) if out_dir is not None else None)
-
-
-def score_samples(
+def score_items(
     samples: Sequence[Sample], responses: Mapping[str, str], nli: NLI | None, *, quiet: bool = True
-) -> list[dict[str, Any]]:
+) -> list[ScoredItem]:
     """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score."""
     verdicts = [judge(s.question, s.answer, s.type, responses[s.id]) for s in samples]
     labels: list[str | None] = [None] * len(samples)
     if nli is not None:
         todo = [i for i, v in enumerate(verdicts) if v.need is not Need.NONE]
         pairs = [(samples[i].nli_premise, verdicts[i].cleaned) for i in todo]
-        if pairs and not quiet:
-            import sys
-
-            print(f"NLI: {len(set(pairs))} distinct pairs for {len(pairs)} items", file=sys.stderr)
+        if pairs:
+            log.info(f"NLI: {len(set(pairs))} distinct pairs for {len(pairs)} items", quiet=quiet)
         for i, lab in zip(todo, nli.predict(pairs) if pairs else [], strict=True):
             labels[i] = lab
-    return [_row(s, responses[s.id], v, lab) for s, v, lab in zip(samples, verdicts, labels, strict=True)]
+    return [_item(s, responses[s.id], v, lab) for s, v, lab in zip(samples, verdicts, labels, strict=True)]
 
 
-def _row(s: Sample, response: str, v: Verdict, label: str | None) -> dict[str, Any]:
-    return {
-        "id": s.id,
-        "qa_id": s.qa_id,
-        "question": s.question,
-        "truth": s.answer,
-        "response": response,
-        "cleaned": v.cleaned,
-        "outcome": v.outcome.value,
-        "rule_score": v.rule_score,
-        "nli_use": v.need.value,
-        "nli_label": label,
-        "score": final_score(v, label),
-        "source": s.source,
-        "type": s.type,
-        "distance": s.distance,
-    }
-
-
-def score_signature(
-    samples: Sequence[Sample],
-    nli: NLI | None,
-    build_info: Mapping[str, Any] | None,
-    generation: GenerationConfig | None = None,
-    *,
-    data_hash: str,
-    subset: str | None = None,
-) -> str:
-    """data hash (verified against the data), nli + labels, rules, mem/d, a subset when not the whole
-    dataset, and for generated responses the model, input variant and decoding."""
-    settings = dict((build_info or {}).get("settings") or {})
-    return make_signature(
-        {
-            "data": str(data_hash)[:12],
-            "subset": subset,
-            "nli": nli_signature(nli),
-            "rules": RULES_VERSION,
-            "mem": settings.get("memory"),
-            "d": settings.get("distances") or sorted({s.distance for s in samples}),
-            "paired": settings.get("paired"),
-            **(generation.signature_parts() if generation is not None else {}),
-        }
+def _item(s: Sample, response: str, v: Verdict, label: str | None) -> ScoredItem:
+    return ScoredItem(
+        id=s.id,
+        qa_id=s.qa_id,
+        question=s.question,
+        truth=s.answer,
+        response=response,
+        cleaned=v.cleaned,
+        outcome=v.outcome.value,
+        rule_score=v.rule_score,
+        nli_use=v.need.value,
+        nli_label=label,
+        score=final_score(v, label),
+        source=s.source,
+        type=s.type,
+        distance=s.distance,
     )
 
 
-__all__ = ["ScoreConfig", "ScoreResult", "run_score", "score_responses", "score_samples", "render"]
+def score_signature(
+    ds: DatasetDir,
+    samples: Sequence[Sample],
+    nli: NLI | None,
+    responder: RespondConfig | None = None,
+    *,
+    subset: str | None = None,
+) -> str:
+    """The data (its verified hash, a subset when not all of it, memory and distances), the scorer (NLI
+    model and label map, rules version) and, for generated responses, the model, variant and decoding."""
+    settings = dict((ds.info or {}).get("settings") or {})
+    return make_signature(
+        [
+            ("data", ds.content_hash[:12]),
+            ("subset", subset),
+            ("nli", nli_signature(nli)),
+            ("rules", RULES_VERSION),
+            ("mem", settings.get("memory")),
+            ("d", settings.get("distances") or sorted({s.distance for s in samples})),
+            ("paired", settings.get("paired")),
+            *(responder.signature_parts() if responder is not None else []),
+        ]
+    )

@@ -1,6 +1,6 @@
 """Automatic ConsisTest question builders: persona / history facts -> Y/N and WH QAs (issue 5).
 
-Entry points: :func:`consistest.tasks.consistest.qagen.pipeline.generate_qas` and ``write_qas``.
+Entry points: :func:`consistest.tasks.consistest.qagen.pipeline.make_qas` and ``write_qas``.
 """
 
 from __future__ import annotations

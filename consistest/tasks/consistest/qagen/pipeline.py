@@ -1,15 +1,15 @@
-"""generate_qas: raw dialogues -> persona and history QAs in the curated ConsisTest layout."""
+"""make_qas: raw dialogues -> persona and history QAs in the curated ConsisTest layout."""
 
 from __future__ import annotations
 
 import random
-import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, progress
 from consistest.core.records import QA, Dialogue
@@ -69,7 +69,7 @@ def _resolve_wh(cfg: QAGenConfig, qg: QuestionGenerator | None, answerer: Answer
         why = f"{type(e).__name__}: {str(e).splitlines()[0][:120] if str(e) else ''}"
         if cfg.wh_generator == "neural":
             raise InputError(f"cannot load the neural WH models ({why})", field="qg-model/qa-model") from None
-        print(f"qagen: warning: neural WH models not loadable ({why}); using rules", file=sys.stderr)
+        log.warning(f"qagen: neural WH models not loadable ({why}); using rules")
         return "rules", None, None
 
 
@@ -153,7 +153,7 @@ def _qas_of(fact: Fact, qs: dict[str, tuple[list[Question], list[Question]]], mo
     return out
 
 
-def generate_qas(
+def make_qas(
     dialogues: Sequence[Dialogue],
     cfg: QAGenConfig | None = None,
     quiet: bool = False,
@@ -199,8 +199,8 @@ def _info(cfg, mode, qg, answerer, persona, history, dropped, n_pers, n_hist) ->
         "lexicon_version": lexicon()["version"],
         "spacy_model": spacy_model_name(),
         "wh_generator": mode,
-        "qg_model": getattr(qg, "name", None),
-        "qa_model": getattr(answerer, "name", None),
+        "qg_model": qg.name if qg is not None else None,
+        "qa_model": answerer.name if answerer is not None else None,
         "config": asdict(cfg),
         "facts": {"persona_sentences": n_pers, "history_statements": n_hist},
         "counts": dict(sorted(Counter(f"{qa.source}/{qa.type}" for qa in qas).items())),

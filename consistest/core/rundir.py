@@ -1,0 +1,116 @@
+"""Run directories: the names of their files in one place, a lock per directory, and a kill-safe JSONL log
+of records keyed by id (appended and fsynced batch by batch; a line cut by a kill is dropped on reopen)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import InputError
+from consistest.core.io import dumps_line
+
+RESPONSES_FILE = "responses.jsonl"  # {"id", "response"} per item, in completion order until complete
+GENERATION_FILE = "generation.json"  # the settings that change a response, the data hash, the signature
+SCORES_FILE = "scores.jsonl"  # one scored item per line
+SUMMARY_FILE = "summary.json"  # figures and signature
+LOCK_FILE = ".lock"
+_HELD: set[str] = set()
+
+
+@contextlib.contextmanager
+def run_lock(run_dir: str | Path) -> Iterator[Path]:
+    """Hold ``RUNDIR/.lock`` (an flock, with our pid inside) while writing a run directory.
+
+    A second process is refused with one line naming the holder; the kernel drops the lock when its
+    holder dies, so the lock of a killed run is simply taken over."""
+    import fcntl
+
+    run_dir = Path(run_dir)
+    if run_dir.exists() and not run_dir.is_dir():
+        raise InputError("exists and is not a directory; choose another --out", path=str(run_dir))
+    created = not run_dir.exists()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    key = str(run_dir.resolve())
+    if key in _HELD:  # this process holds it already (score --model generates, then scores)
+        yield run_dir
+        return
+    path = run_dir / LOCK_FILE
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    _HELD.add(key)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            raise InputError(
+                f"another consistest process (pid {holder}) is writing this run directory; wait for it to "
+                "finish or use another --out",
+                path=str(run_dir),
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield run_dir
+    finally:
+        _HELD.discard(key)
+        if created and {p.name for p in run_dir.iterdir()} == {LOCK_FILE}:
+            path.unlink(missing_ok=True)  # a start that failed leaves no folder behind
+            with contextlib.suppress(OSError):
+                run_dir.rmdir()
+        os.close(fd)  # closing releases the lock; a kept file's pid is stale once we exit
+
+
+def read_log(path: Path, known: Iterable[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Records of a JSONL log keyed by ``id``; a last line cut by a kill is dropped (and cut from the file).
+    Unknown (when ``known`` is given) or repeated ids are InputErrors naming the line."""
+    if not path.exists():
+        return {}
+    raw = path.read_bytes()
+    end = raw.rfind(b"\n") + 1  # everything after the last newline is a partial line
+    if end < len(raw):
+        with open(path, "r+b") as f:
+            f.truncate(end)
+    allowed = set(known) if known is not None else None
+    done: dict[str, dict[str, Any]] = {}
+    for lineno, line in enumerate(raw[:end].decode("utf-8", errors="replace").splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = {"path": str(path), "record": f"line {lineno}"}
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise InputError(f"invalid JSON: {e.msg}; use --overwrite", **where) from None
+        if not isinstance(obj, dict):
+            raise InputError("expected a JSON object", **where)
+        key = obj.get("id")
+        if allowed is not None and key not in allowed:
+            raise InputError(f"id {key!r} is not in the dataset; use --overwrite", field="id", **where)
+        if key in done:
+            raise InputError(f"duplicate id {key!r}; use --overwrite", field="id", **where)
+        done[key] = obj
+    return done
+
+
+class AppendLog:
+    """Append records to a JSONL file, each batch flushed and fsynced before the next is produced."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._f = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (closed in close())
+
+    def append(self, records: Iterable[dict[str, Any]]) -> None:
+        self._f.write("".join(dumps_line(r) + "\n" for r in records))
+        self._f.flush()
+        os.fsync(self._f.fileno())
+
+    def close(self) -> None:
+        self._f.close()
+
+    def __enter__(self) -> AppendLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

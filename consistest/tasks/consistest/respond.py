@@ -1,0 +1,88 @@
+"""Run a chat model over ConsisTest samples, resumably, into RUNDIR/responses.jsonl.
+
+Each sample becomes a Conversation (its input variant, see :mod:`.prompts`); the models layer's runner
+appends replies keyed by sample id. ``baseline:oracle`` is provided here, since it needs the gold answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import InputError
+from consistest.core.records import Sample, content_hash
+from consistest.core.signature import make_signature
+from consistest.models.base import ChatModel
+from consistest.models.registry import ModelSpec
+from consistest.models.runner import RunInfo, run_responses
+from consistest.tasks.consistest.baselines import ORACLE, OracleModel
+from consistest.tasks.consistest.prompts import check_variant, conversation
+
+
+@dataclass(frozen=True)
+class RespondConfig:
+    """Which model answers (with its decoding and backend options), what it sees, and which samples."""
+
+    model: ModelSpec
+    input_variant: str = "standard"
+    limit: int | None = None  # the first N samples only: a smoke run, named in the signature
+    overwrite: bool = False
+
+    def __post_init__(self) -> None:
+        check_variant(self.input_variant)
+        if self.limit is not None and self.limit < 0:
+            raise InputError(f"must be >= 0, got {self.limit}", field="limit")
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting that changes a response (not batch size, device, limit): stored with the run."""
+        return {"model": self.model.name, "input_variant": self.input_variant, **self.model.settings()}
+
+    def signature_parts(self) -> list[tuple[str, str]]:
+        """model, input variant and decoding (``greedy-25``, ``beam4-25``, ``none`` for baselines)."""
+        return [
+            ("model", self.model.name),
+            ("input", self.input_variant),
+            ("dec", self.model.signature_value()),
+        ]
+
+    def signature(self, data_hash: str) -> str:
+        """``consistest:v1|data:<hash>|model:<id>|input:<variant>|dec:greedy-25|v:...``."""
+        return make_signature([("data", data_hash), *self.signature_parts()])
+
+    def subset(self, samples: Sequence[Sample]) -> list[Sample]:
+        return list(samples if self.limit is None else samples[: self.limit])
+
+
+def dataset_hash(samples: Sequence[Sample]) -> str:
+    """A hash of the full sample content: responses belong to exactly this dataset."""
+    return content_hash(*[s.to_dict() for s in samples])
+
+
+def load_model(spec: ModelSpec, samples: Sequence[Sample], quiet: bool = False) -> ChatModel:
+    """The ChatModel for a spec; ``baseline:oracle`` answers from ``samples``."""
+    return spec.load(quiet, extra={ORACLE: lambda: OracleModel(samples)})
+
+
+def respond(
+    cfg: RespondConfig,
+    samples: Sequence[Sample],
+    run_dir: str | Path,
+    *,
+    quiet: bool = False,
+    model: ChatModel | None = None,
+) -> Path:
+    """Write RUNDIR/responses.jsonl for ``cfg.subset(samples)``; return its path (``model`` overrides the
+    one ``cfg`` names, e.g. a fake in tests)."""
+    data = dataset_hash(samples)
+    items = [(s.id, conversation(s, cfg.input_variant)) for s in cfg.subset(samples)]
+    return run_responses(
+        lambda: model or load_model(cfg.model, samples, quiet),
+        items,
+        run_dir,
+        RunInfo(cfg.settings(), data, cfg.signature(data)),
+        known_ids=[s.id for s in samples],
+        overwrite=cfg.overwrite,
+        quiet=quiet,
+    )
