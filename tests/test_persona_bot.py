@@ -71,6 +71,10 @@ def test_the_contradiction_rate_is_about_p() -> None:
         ("my car is red .", "my car is not red ."),
         ("i do not like cats .", "i do like cats ."),
         ("we went home .", "it is not true that we went home ."),
+        ("i'm getting married .", "i'm not getting married ."),
+        ("i've one brother .", "i do not have one brother ."),
+        ("i won a medal .", "it is not true that i won a medal ."),
+        ("i have been to paris .", "i have not been to paris ."),
     ],
 )
 def test_negate(sentence: str, negated: str) -> None:

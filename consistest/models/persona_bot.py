@@ -4,10 +4,10 @@ It needs no model, so a ranking of bots by self-contradiction (AIH) can be check
 
 - a last turn that asks nothing it can answer gets the next persona fact it has not said yet, then a
   question back ("what about you ?");
-- a question sharing a content word with a sentence it said (its earlier turns first, then its persona)
-  gets that sentence back; with probability P the answer contradicts it: one value swapped for another
-  of the same kind (a number, colour, animal, weekday, place or name; ``VALUES``), or, when the sentence
-  holds none, the statement negated.
+- a question sharing a content word (a crude stem) with a sentence it said (its earlier turns first,
+  then its persona) gets that sentence back; with probability P the answer contradicts it: one value
+  swapped for another of the same kind (a number, colour, animal, weekday, place or name; ``VALUES``),
+  or, when the sentence holds none, the statement negated.
 
 Draws are seeded by the conversation's content, so a reply never depends on order, batching or resume.
 """
@@ -40,7 +40,7 @@ _STOP = frozenset(
     """a an the and or but of to in on at for with from by about as is am are was were be been do does did
     have has had i you he she it we they me my your his her its our their what who whom whose which when
     where why how that this these those there here can could will would should not no yes so if than too
-    very just any some many much s t m re ve ll d""".split()  # noqa: SIM905 (a word list reads better)
+    very just any some many much s t m re ve ll d i'm i've i'd i'll don't can't won't""".split()  # noqa: SIM905 (a word list reads better)
 )
 _WORD = re.compile(r"[A-Za-z0-9']+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -62,7 +62,16 @@ def parse_rate(name: str) -> float:
 
 
 def content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    """Crude stems of the words that say what a sentence is about: possessive and plural s dropped, then
+    the first four letters ("named" ~ "name", "brothers" ~ "brother"); "i'm 19" is about being old."""
+    out, prev = set(), ""
+    for w in _WORD.findall(text.lower()):
+        if prev in ("i'm", "am") and (w.isdigit() or w in VALUES["number"]):
+            out.add("old")
+        prev, w = w, w.removesuffix("'s").rstrip("s") or w
+        if w not in _STOP:
+            out.add(w[:4])
+    return out
 
 
 def sentences(text: str) -> list[str]:
@@ -100,21 +109,28 @@ def swap_value(sentence: str, rng: random.Random, asked: set[str] = frozenset())
     return sentence[: m.start()] + new + sentence[m.end() :]
 
 
+_AUX = ("am", "was", "can", "will", "could", "would", "do", "did")
+_PAST = ("was", "had", "did", "won", "went", "got", "made", "took", "saw", "drove", "met", "lost", "ran")
+
+
 def negate(sentence: str) -> str:
-    """i am X -> i am not X; i have X -> i do not have X; my X is Y -> my X is not Y; i do not X -> i X."""
+    """i am X -> i am not X; i'm X -> i'm not X; i have X -> i do not have X; my X is Y -> my X is not Y;
+    i do not X -> i do X; a past tense it cannot undo -> it is not true that ..."""
     words = sentence.split()
     low = [w.lower() for w in words]
     for k, w in enumerate(low[:-1]):
         if w in ("not", "never"):
             return " ".join(words[:k] + words[k + 1 :])
-    if low[:1] == ["i"] and len(words) > 2:
-        if low[1] in ("am", "was", "can", "will", "could", "would"):
-            return " ".join([*words[:2], "not", *words[2:]])
-        return " ".join(
-            ["i", "do" if low[1] != "did" else "did", "not", *words[1 if low[1] != "did" else 2 :]]
-        )
-    for k, w in enumerate(low[1:], start=1):
-        if w in ("is", "are", "was", "were"):
+    aux = low[1:2] and (low[1] in _AUX or low[1:3] == ["have", "been"])
+    if low[:1] in (["i'm"], ["i'll"], ["i'd"]) or (low[:1] == ["i"] and aux):
+        at = 1 if low[0] != "i" else 2
+        return " ".join([*words[:at], "not", *words[at:]])
+    if low[:1] == ["i've"]:
+        return " ".join(["i", "do", "not", "have", *words[1:]])
+    if low[:1] == ["i"] and len(words) > 2 and not (low[1] in _PAST or low[1].endswith("ed")):
+        return " ".join(["i", "do", "not", *words[1:]])
+    for k, w in enumerate(low[1:-1], start=1):
+        if w in ("is", "are", "was", "were") and low[0] != "i":
             return " ".join([*words[: k + 1], "not", *words[k + 1 :]])
     return f"it is not true that {sentence}"
 

@@ -183,7 +183,7 @@ def _generate(
                             said += [follow] if follow else []
                         write(records + _ask(run.inquirer, state, said))
                         bar.update(sum(1 for r in records if "text" in r))
-                        bar.set_postfix(inquiries=len(state.inquiries), refresh=False)
+                        bar.set_postfix(asked=state.asked(), refresh=False)
                 if state.generated() + len(state.inquiries) == before:
                     raise RuntimeError("a bot returned no reply for some of its items")
     finally:

@@ -129,6 +129,9 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
     if decided == 0:
         out["note"] = "no inquiry could be judged (paper judge without an NLI model: converse --nli)"
         return out
+    convs = sum(len(c) for c, _ in cs.values())
+    contradictions = sum(float(c.sum()) for c, _ in cs.values())
+    out["per_conversation"] = {"inquiries": decided / convs, "contradictions": contradictions / convs}
     matrix = stats.rate_matrix(cs, bots)
     rates = stats.bot_rates(matrix)
     boots = stats.bootstrap(cs, bots, cfg.n_boot, cfg.seed, judge) if cfg.n_boot else None

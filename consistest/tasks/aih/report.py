@@ -36,6 +36,9 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
         if "note" in j:
             lines.append(j["note"])
             continue
+        per = j["per_conversation"]
+        lines.append(f"per conversation: {per['inquiries']:.2f} inquiries, {per['contradictions']:.2f} "
+                     "contradictions")  # fmt: skip
         lines += ["", "C_ij in % (row = partner, column = evaluated bot; C_j = mean over partners)", ""]
         lines += format_table(*_matrix(report["bots"], j), fmt)
         lines += ["", "ranking (lowest contradiction rate first; test: paired bootstrap of the gap)", ""]
@@ -43,6 +46,8 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
         lines += ["", *_stability(j["stability"], fmt)]
         if j["ties"]:
             lines.append("note: the full-data ranking has ties (equal C_j); its order among them is by name")
+        if any(f["C"] is None for f in j["bots"].values()):
+            lines.append("note: bots without a judged inquiry have no rate (-) and are ranked last")
     if "human" in report:
         lines += ["", *_human(report["human"], fmt)]
     lines += ["", f"`{report['signature']}`" if md else report["signature"]]
@@ -61,8 +66,8 @@ def _ranking(j: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     for k, b in enumerate(j["ranking"], start=1):
         f = j["bots"][b]
         ci = f"[{pct(f['ci'][0])}, {pct(f['ci'][1])}]" if f["ci"] else "-"
-        t = tests.get(b)
-        gap = f"{t['worse']} +{pct(t['delta'])} {p_value(t['p'])}".strip() if t else ""
+        t = tests.get(b) or {"delta": None}
+        gap = f"{t['worse']} +{pct(t['delta'])} {p_value(t['p'])}".strip() if t["delta"] is not None else ""
         ipc, cpc = f["inquiries_per_conversation"], f["contradictions_per_conversation"]
         rows.append([str(k), b, pct(f["C"]), ci, str(f["inquiries"]), _f(ipc), _f(cpc), gap])
     return ["rank", "bot", "C_j %", "95% CI", "inquiries", "inq/conv", "contr/conv", "next bot: gap"], rows

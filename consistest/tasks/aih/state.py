@@ -81,6 +81,10 @@ class RunState:
             and not (self.unasked())
         )
 
+    def asked(self) -> int:
+        """Inquiries answered so far."""
+        return sum(1 for r in self.inquiries.values() if r.get("question") is not None)
+
     def generated(self) -> int:
         return sum(len(u) - 1 for u in self.utterances.values())
 
