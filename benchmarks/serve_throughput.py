@@ -6,14 +6,16 @@
 For each server mode (``plain``: the default, one request at a time in FIFO order; ``cb``:
 ``--continuous-batching``), starts ``transformers serve MODEL`` on 127.0.0.1 (OMP threads = --threads),
 sends one warm-up request, then runs the backend over the same N ConsisTest samples (a stratified
-``--sample`` of the real build when ../shared is present, else the demo) once per concurrency level,
-and prints samples/s and whether the greedy replies equal those of the first run. Needs the serve
-extra (``pip install -e ".[serve]"``).
+``--sample`` of the real build in ../shared or $CONSISTEST_SHARED, else of the demo) once per
+concurrency level, and prints samples/s and whether the greedy replies equal those of the very first run.
+Needs the serve extra (``pip install -e ".[serve]"``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 import tempfile
 import time
@@ -31,7 +33,7 @@ def load_items(n: int) -> tuple[list[Item], str]:
     from consistest.tasks.consistest.prompts import conversation
     from consistest.tasks.consistest.subsets import stratified_sample
 
-    shared = ROOT.parent / "shared" / "data"
+    shared = Path(os.environ.get("CONSISTEST_SHARED", ROOT.parent / "shared")) / "data"
     out = Path(tempfile.mkdtemp(prefix="serve-bench-")) / "ds"
     if (shared / "consistest" / "history_qas.json").exists():
         qas = shared / "consistest"
@@ -46,7 +48,15 @@ def load_items(n: int) -> tuple[list[Item], str]:
     return [(s.id, conversation(s, "standard")) for s in samples], what
 
 
-def run_mode(model: str, mode: str, items: list[Item], levels: list[int], args: argparse.Namespace) -> None:
+def run_mode(
+    model: str,
+    mode: str,
+    items: list[Item],
+    levels: list[int],
+    args: argparse.Namespace,
+    first: dict[str, str],
+) -> None:
+    """One server in ``mode``; a line per concurrency level. ``first`` holds the first run's replies."""
     from consistest.models.base import replies
     from consistest.models.decoding import Decoding
     from consistest.models.openai_chat import EndpointSettings, OpenAIChatModel
@@ -57,7 +67,6 @@ def run_mode(model: str, mode: str, items: list[Item], levels: list[int], args: 
     with Server(model, threads=args.threads, extra=extra) as server:
         started = time.perf_counter() - t0
         decoding = Decoding(max_new_tokens=args.max_new_tokens)
-        first: dict[str, str] | None = None
         for c in levels:
             cfg = EndpointSettings(api_base=server.api_base, concurrency=c, request_timeout=600)
             bot = OpenAIChatModel(model, decoding, cfg)
@@ -65,7 +74,7 @@ def run_mode(model: str, mode: str, items: list[Item], levels: list[int], args: 
             t = time.perf_counter()
             got = replies(bot, items)
             dt = time.perf_counter() - t
-            first = first or got
+            first.update(first or got)
             same = "yes" if got == first else f"no ({sum(got[k] != first[k] for k in got)} differ)"
             print(
                 f"{mode:<6} {c:>11} {len(items) / dt:>9.3f} {dt:>8.1f} {same:>10} {started:>8.1f}", flush=True
@@ -81,13 +90,15 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1, help="OMP threads of the server.")
     ap.add_argument("--modes", default="plain,cb", help="plain (default server), cb (--continuous-batching).")
     args = ap.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server on kill, too
     items, what = load_items(args.n)
     levels = [int(x) for x in args.concurrency.split(",")]
     print(f"{len(items)} samples ({what}), greedy, max_tokens {args.max_new_tokens}, "
           f"server threads {args.threads}")  # fmt: skip
     print(f"{'mode':<6} {'concurrency':>11} {'samples/s':>9} {'seconds':>8} {'same text':>10} {'start s':>8}")
+    first: dict[str, str] = {}
     for mode in args.modes.split(","):
-        run_mode(str(Path(args.model).resolve()), mode, items, levels, args)
+        run_mode(str(Path(args.model).resolve()), mode, items, levels, args, first)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@ an earlier output). The real conversion runs in test_smollm2.py."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import json
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,23 @@ def test_a_folder_that_is_not_an_earlier_output_is_kept(
     r = run_cli("models", "get", "smollm2", "--out", mine)
     assert r.exit_code == 2 and "--overwrite" in r.stderr
     assert (mine / "notes.txt").read_text() == "keep me"
+
+
+def test_an_earlier_output_is_replaced_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    gguf = tmp_path / "x.gguf"
+    gguf.write_bytes(b"GGUF")
+    monkeypatch.setattr(packaged, "gguf_path", lambda m: gguf)
+    monkeypatch.setattr(packaged, "convert_gguf", lambda src, out: (out / "config.json").write_text("{}"))
+    out = tmp_path / "m"
+    assert run_cli("models", "get", "smollm2", "--out", out, "-q").exit_code == 0
+    (out / "stale.bin").write_text("from before")
+    r = run_cli("models", "get", "smollm2", "--out", out, "-q")
+    assert r.exit_code == 0 and r.stdout.strip() == str(out)
+    assert sorted(p.name for p in out.iterdir()) == ["config.json", "consistest_model.json"]
+    assert (
+        json.loads((out / "consistest_model.json").read_text())["source"]["sha256"]
+        == hashlib.sha256(b"GGUF").hexdigest()
+    )
 
 
 def test_models_list_names_the_package() -> None:

@@ -91,27 +91,20 @@ def test_server_killed_mid_run_then_restarted_resumes_to_the_same_file(
     reference = _generate(demo, chat_dir, server.api_base, tmp_path / "reference")
     assert reference.wait(timeout=300) == 0, reference.stderr.read() if reference.stderr else ""
     out = tmp_path / "killed"
-    with Server(chat_dir) as victim:
-        run = _generate(demo, chat_dir, victim.api_base, out)
-        deadline = time.monotonic() + 120
-        while _lines(out / "responses.jsonl") < 4 and run.poll() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
-        victim.kill()
-        _, err = run.communicate(timeout=120)
+    run = _generate(demo, chat_dir, server.api_base, out)
+    deadline = time.monotonic() + 120
+    while _lines(out / "responses.jsonl") < 4 and run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    group = server.proc.pid if server.proc else 0
+    server.kill()
+    with pytest.raises(ProcessLookupError):  # the whole process group is gone
+        os.killpg(group, 0)
+    _, err = run.communicate(timeout=120)
     assert run.returncode == 1, err
     assert err.count("\n") == 1 and "connection failed" in err, err
     assert 4 <= _lines(out / "responses.jsonl") < 37
-    with Server(chat_dir) as restarted:  # another port: the URL is not part of the run's settings
-        again = _generate(demo, chat_dir, restarted.api_base, out)
-        assert again.wait(timeout=300) == 0, again.stderr.read() if again.stderr else ""
+    server.start()  # on another port: the URL is not part of the run's settings
+    again = _generate(demo, chat_dir, server.api_base, out)
+    assert again.wait(timeout=300) == 0, again.stderr.read() if again.stderr else ""
     assert (out / "responses.jsonl").read_bytes() == (tmp_path / "reference" / "responses.jsonl").read_bytes()
     assert json.loads((out / "generation.json").read_text())["complete"] is True
-
-
-def test_no_server_process_is_left_behind(chat_dir: Path) -> None:
-    s = Server(chat_dir)
-    with s:
-        pid = s.proc.pid if s.proc else 0
-    assert s.proc is None and pid
-    with pytest.raises(ProcessLookupError):
-        os.killpg(pid, 0)

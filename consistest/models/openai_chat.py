@@ -196,7 +196,8 @@ class OpenAIChatModel:
             if e.status_code in (408, 409, 429) or e.status_code >= 500:
                 retries = self.cfg.max_retries
                 raise EnvironmentFault(f"{where}: {detail}, still after {retries} retries") from None
-            raise InputError(f"{where} refused the request: {detail}", field="model") from None
+            hint = " (check $OPENAI_API_KEY)" if e.status_code in (401, 403) else ""
+            raise InputError(f"{where} refused the request: {detail}{hint}") from None
         if not r.choices:
             raise EnvironmentFault(f"endpoint {display_url(self.cfg.base_url)} returned no choices")
         return " ".join((r.choices[0].message.content or "").split())

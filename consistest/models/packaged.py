@@ -122,10 +122,17 @@ def _provenance(key: str, model: PackagedModel, src: Path) -> dict[str, Any]:
         "licence": model.licence,
         "source": {
             "distribution": model.distribution,
-            "version": importlib.metadata.version(model.distribution),
+            "version": _version(model.distribution),
             "file": model.gguf_file,
             "sha256": sha256(src),
         },
         "converted_with": {p: importlib.metadata.version(p) for p in ("transformers", "torch", "gguf")},
         "dtype": "float32",
     }
+
+
+def _version(distribution: str) -> str | None:
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
