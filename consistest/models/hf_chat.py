@@ -12,19 +12,18 @@ torch/transformers are imported lazily.
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import Any, Literal, get_args
 
+from consistest.core import log as log_
 from consistest.core.errors import InputError
 from consistest.core.records import Conversation
 from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
 from consistest.models.rendering import DEFAULT_SPEAKERS, chat_messages, encode_ids
-from consistest.core import log as log_
 
 Device = Literal["auto", "cpu", "cuda"]
 DType = Literal["auto", "float32", "float16", "bfloat16"]
