@@ -325,3 +325,29 @@ def test_killed_subprocess_resumes_to_the_clean_run(tmp_path: Path) -> None:
     resumed = run_converse(cfg)
     clean = run_converse(replace(cfg, out=tmp_path / "clean"))
     assert outputs(resumed) == outputs(clean)
+
+
+@pytest.mark.slow
+def test_an_endpoint_bot_talks_like_the_same_model_run_locally(tmp_path: Path) -> None:
+    """openai: (a tiny chat model behind ``transformers serve``) and hf: give the same greedy conversation."""
+    from tests.serving import Server, serve_available
+    from tests.tiny_models import tiny_chat_model
+
+    if not serve_available():
+        pytest.skip('needs pip install -e ".[serve]" (transformers serve)')
+    chat = tiny_chat_model(tmp_path / "tiny-chat")
+    common = ("p=baseline:persona-bot:0",)
+    greedy = "do_sample=false,max_new_tokens=12"
+    with Server(chat) as server:
+        endpoint = f"s=openai:{chat},{greedy},api_base={server.api_base},concurrency=2"
+        run_converse(config(tmp_path, "served", bots=(endpoint, *common)))
+    local = f"s=hf:{chat},{greedy},chat_template=true,device=cpu"
+    run_converse(config(tmp_path, "local", bots=(local, *common)))
+    convs = [(tmp_path / r / CONVERSATIONS_FILE).read_text() for r in ("served", "local")]
+    assert convs[0] == convs[1]
+    said = [u for c in convs[0].splitlines() for u in json.loads(c)["utterances"] if u["speaker"] == "s"]
+    assert len(said) == 2 * 3 * 4 and sum(bool(u["text"]) for u in said) >= len(said) // 2  # openers too
+    info = json.loads((tmp_path / "served" / RUN_FILE).read_text())
+    assert f"s=openai:{chat}@greedy-12@chat-persona-v1" in info["signature"] and "api_base" not in json.dumps(
+        info
+    )

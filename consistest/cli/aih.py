@@ -55,6 +55,7 @@ BOT_HELP = (
 @click.option("--batch-size", type=int, default=32, show_default=True)
 @click.option("--chat-template", is_flag=True, help="Render HF bots with their chat template.")
 @click.option("--concurrency", type=int, default=None, help="Requests in flight, for endpoint bots.")
+@click.option("--api-base", default=None, help="OpenAI-compatible endpoint URL for openai: bots.")
 @click.option("--inquirer", type=click.Choice(["rules", "neural"]), default="rules", show_default=True)
 @click.option(
     "--qg-model", default=None, help="Answer-aware QG model for --inquirer neural (hub id or folder)."
@@ -81,7 +82,8 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
         top_p=kw.pop("top_p"),
         seed=kw["seed"],
     )
-    options = {k: kw.pop(k) for k in ("device", "dtype", "batch_size", "chat_template", "concurrency")}
+    backend_keys = ("device", "dtype", "batch_size", "chat_template", "concurrency", "api_base")
+    options = {k: kw.pop(k) for k in backend_keys}
     options = {k: v for k, v in options.items() if v is not None and v is not False}
     bots = bots_from_options(bot_specs, bots_file, decoding, options)
     if kw.pop("no_persona"):

@@ -83,6 +83,7 @@ COMMANDS: dict[str, str] = {
     "compare": "consistest.cli.score:compare",
     "converse": "consistest.cli.aih:converse",
     "generate": "consistest.cli.generate:generate",
+    "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "rank": "consistest.cli.aih:rank",
     "score": "consistest.cli.score:score",

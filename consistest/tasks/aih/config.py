@@ -46,10 +46,11 @@ class Bot:
         return {"model": self.model.name, "persona": self.persona, **self.model.settings()}
 
     def signature_value(self) -> str:
-        """``name=model@decoding`` (``-nopersona`` when it has none)."""
-        return f"{self.name}={self.model.name}@{self.model.signature_value()}" + (
-            "" if self.persona else "-nopersona"
-        )
+        """``name=model@decoding[@rendering]`` (``-nopersona`` when it has none): ``smol=models/smollm2@
+        sample-t1.3-p0.9-s0-40@chat-persona-v1``."""
+        prompt = self.model.prompt_value()
+        value = f"{self.name}={self.model.name}@{self.model.signature_value()}"
+        return value + (f"@{prompt}" if prompt else "") + ("" if self.persona else "-nopersona")
 
 
 def parse_bot(text: str, decoding: Decoding = DEFAULT_DECODING, options: Mapping[str, Any] = {}) -> Bot:
