@@ -46,11 +46,11 @@ class Bot:
         return {"model": self.model.name, "persona": self.persona, **self.model.settings()}
 
     def signature_value(self) -> str:
-        """``name=model@decoding[@rendering]`` (``-nopersona`` when it has none): ``smol=models/smollm2@
-        sample-t1.3-p0.9-s0-40@chat-persona-v1``."""
+        """``name=model@decoding[@rendering][@no-persona]``: ``smol=models/smollm2@sample-t1.3-p0.9-s0-40@
+        chat-persona-v1``."""
         prompt = self.model.prompt_value()
         value = f"{self.name}={self.model.name}@{self.model.signature_value()}"
-        return value + (f"@{prompt}" if prompt else "") + ("" if self.persona else "-nopersona")
+        return value + (f"@{prompt}" if prompt else "") + ("" if self.persona else "@no-persona")
 
 
 def parse_bot(text: str, decoding: Decoding = DEFAULT_DECODING, options: Mapping[str, Any] = {}) -> Bot:
