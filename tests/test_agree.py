@@ -11,6 +11,7 @@ import pytest
 from consistest.core.io import atomic_write_json
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import samples_hash, write_samples
+from consistest.metrics.plus import RULES
 from consistest.tasks.consistest.agree import AgreeConfig, run_agree
 from consistest.tasks.consistest.agree_labels import read_labels
 from tests.helpers import run_cli
@@ -85,9 +86,7 @@ def test_plus_agrees_where_paper_does_not(dataset: Path, tmp_path: Path) -> None
     comp = result.comparison
     assert comp["mse"]["delta"] < 0 and comp["agreement"]["delta"] > 0
     abl = result.ablation
-    assert set(abl) == {"paper", "plus", *(f"paper + {r}" for r in ("function-words", "paraphrase", "extras",
-                        "yn-long")), *(f"plus - {r}" for r in ("function-words", "paraphrase", "extras",
-                        "yn-long"))}  # fmt: skip
+    assert set(abl) == {"paper", "plus", *(f"paper + {r}" for r in RULES), *(f"plus - {r}" for r in RULES)}
     for rule, item_gain in (
         ("function-words", 0.25),
         ("paraphrase", 1.0),
@@ -170,5 +169,6 @@ def test_dev_set_is_valid_and_covers_the_failure_classes(consistest02: Path) -> 
 def test_plus_is_closer_to_humans_than_paper_on_the_dev_set_rules_only(consistest02: Path) -> None:
     result = run_agree(AgreeConfig(consistest02, DATA / "agree_dev.jsonl", nli=None, n_boot=0, quiet=True))
     paper, plus = result.rows["Hybrid (paper)"], result.rows["Hybrid (plus)"]
-    assert plus["n"] == paper["n"] > 300
-    assert plus["mse"] < paper["mse"] and plus["agreement"] > paper["agreement"]
+    assert plus["n"] >= paper["n"] > 300  # without NLI some items stay undecided (fewer with plus)
+    comp = result.comparison  # paired, on the items both decided
+    assert comp["n"] == paper["n"] and comp["mse"]["delta"] < 0 and comp["agreement"]["delta"] > 0

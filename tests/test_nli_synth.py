@@ -16,6 +16,7 @@ from consistest.training.nli_synth import (
     PROFESSIONS,
     antonym,
     negate,
+    restate,
     swap_kind,
     swap_value,
     synthesize,
@@ -103,6 +104,24 @@ def test_swap_kind(relation: str, kind: str | None) -> None:
     assert swap_kind(relation, SINGLE_VALUED) == kind
 
 
+@pytest.mark.parametrize(
+    ("text", "cores"),
+    [
+        ("i am 19 .", ("i'm nineteen", "i am nineteen")),
+        ("i have 45 cats", ("i have forty five cats", "i've forty five cats")),
+        ("i do not drink soda .", ("i don't drink soda", "i do not drink soda")),
+        ("i'm a nurse", ("i am a nurse", "i'm a nurse")),
+        ("my name is blob", ("my name is blob",)),
+        ("i have 300 books", ("have 300 books", "i've 300 books")),  # beyond 99: digits stay
+    ],
+)
+def test_restate_keeps_the_statement(text: str, cores: tuple[str, ...]) -> None:
+    """Whatever opener or closer the coin adds, the statement is there with its edits."""
+    for seed in range(8):
+        got = restate(text, random.Random(seed))
+        assert any(core in got for core in cores), got
+
+
 def test_synthesize_is_seeded_by_content_not_order() -> None:
     items = [
         ("i like cats .", ("i", "like_animal", "cats")),
@@ -132,8 +151,11 @@ def test_pairs_mix_synthetic_contradictions_and_stay_balanced(dialogues) -> None
         assert abs(kinds["natural"] - labels["contradiction"] / 2) <= 1
         assert kinds["negation"] and kinds["antonym"] and kinds["swap"]
     assert {r["kind"] for r in rows if r["label"] == "neutral"} >= {"natural", "evasive", "swap-neutral"}
+    assert {r["kind"] for r in rows if r["label"] == "entailment"} == {"natural", "restate"}
     assert stats["synth_version"] and stats["kinds"]["train"]
-    none, _ = make_pairs(dialogues[:400], seed=0, dev_fraction=0.3, synthetic_share=0.0, swap_neutral_share=0)
+    none, _ = make_pairs(
+        dialogues[:400], seed=0, dev_fraction=0.3, synthetic_share=0.0, swap_neutral_share=0, restate_share=0
+    )
     assert {r["kind"] for r in none} <= {"natural", "evasive"}
 
 

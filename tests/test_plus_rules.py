@@ -106,6 +106,9 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
          {"guard": "neutral", "long": "contradiction"}, 0.0, 1.0),
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan pathfinder",
          {"guard": "neutral", "long": "entailment"}, 1.0, 1.0),
+        # out of persona: an AI disclaimer is no answer, whatever its polarity
+        ("do you have a dog ?", "no", "yn", "As an AI, I don't have a dog.", {"guard": "neutral"}, 0.0, 1.0),
+        ("what do you do ?", "nurse", "wh", "I'm just a chatbot, but nurses are great!", {}, 0.0, 1.0),
         # unchanged where no rule applies
         ("do you have a dog ?", "yes", "yn", "yes !", {"guard": "neutral"}, 1.0, 1.0),
         ("are you married ?", "no", "yn", "i am single", {"decide": "entailment"}, 1.0, 1.0),
@@ -123,7 +126,7 @@ def test_paraphrase_asks_reply_to_fact_direction() -> None:
     assert v.asks == ("credit",)
     assert v.pairs("i am a dentist") == [("i fix people's teeth", "i am a dentist")]
     partial = judge_plus("what car ?", "honda civic", "wh", "a honda")
-    assert partial.asks == ("guard", "credit") and partial.rule_score == 0.5
+    assert partial.asks == ("guard",) and partial.rule_score == 0.5  # shares a keyword: recall decides
 
 
 def test_without_nli_no_credit_and_decisions_stay_open() -> None:

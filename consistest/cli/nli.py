@@ -44,6 +44,13 @@ from consistest.cli.options import n_boot_option, nli_options
     show_default=True,
     help="Share of neutral pairs that swap the value of a multi-valued relation ('i like tea').",
 )
+@click.option(
+    "--restate-share",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Share of entailments that restate a sentence with surface edits (i am -> i'm, 20 -> twenty).",
+)
 @click.option("--no-probe", is_flag=True, help="Leave out the persona-vs-utterance probe rows (split probe).")
 @quiet_option
 @handle_errors
@@ -57,6 +64,7 @@ def nli_pairs(
     evasive_share,
     synthetic_share,
     swap_neutral_share,
+    restate_share,
     no_probe,
     quiet,
 ) -> None:
@@ -75,6 +83,7 @@ def nli_pairs(
             evasive_share=evasive_share,
             synthetic_share=synthetic_share,
             swap_neutral_share=swap_neutral_share,
+            restate_share=restate_share,
             probe=not no_probe,
             quiet=quiet,
         )

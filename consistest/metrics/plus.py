@@ -4,12 +4,17 @@ their effects can be measured one at a time (``consistest agree --ablation``).
 - ``function-words``: function words ("my", "in", "about") never count as truth keywords, so "my mom"
   gets nothing for truth "my dad" (the guidelines: only function words shared -> 0).
 - ``paraphrase``: a WH reply that recalls no keyword gets full credit when the NLI guard says the reply
-  is entailed by the fact ("i fix people's teeth" for dentist).
+  entails the fact ("i fix people's teeth" for dentist); replies sharing a keyword are left to recall
+  (partial answers such as "a honda" for honda civic would otherwise get full credit from a guard that
+  reads entailment loosely).
 - ``extras``: a WH answer that lists other values beside the truth ("pizza , sushi and tacos" for pizza)
   that neither the fact nor the persona supports scores at most 0.5, as the guidelines say.
 - ``yn-long``: the long part of a Y/N reply (what follows the yes/no word and short form) is checked on
   its own: against the fact by NLI (contradiction -> 0) and against the question by polarity ("yes , i
   can not stand cats" to "do you love cats ?" -> 0): the yes/no word and the long part must agree.
+- ``out-of-persona``: a reply in which the bot says it is an AI, a language model or a chatbot ("As an AI,
+  I don't have a dog") is not grounded in the fact and scores 0, as the guidelines say, even when its
+  polarity happens to match.
 
 Pure functions over strings; the NLI labels come in through :func:`final_plus`.
 """
@@ -34,7 +39,7 @@ from consistest.metrics.rules import (
 )
 
 PLUS_VERSION = 1  # bump when any rule below or its lexicons change a score
-Rule = Literal["function-words", "paraphrase", "extras", "yn-long"]
+Rule = Literal["function-words", "paraphrase", "extras", "yn-long", "out-of-persona"]
 RULES: tuple[Rule, ...] = get_args(Rule)
 EXTRAS_CAP = 0.5
 
@@ -55,6 +60,12 @@ FUNCTION_WORDS = _lex(
 )
 NEGATIONS = _lex("not n't never no don't can't cannot won't isn't aren't wasn't didn't doesn't")
 NEGATIVE_VERBS = _lex("hate hates dislike dislikes")
+# Persona-breaking self-descriptions (versioned with PLUS_VERSION).
+OUT_OF_PERSONA = re.compile(
+    r"\b(?:as an ai|i'?m an ai|i am an ai|since i'?m an ai|as a language model|ai language model|"
+    r"i'?m (?:just )?a (?:chat)?bot|i am (?:just )?a (?:chat)?bot|as a (?:chat)?bot)\b",
+    re.IGNORECASE,
+)
 LIST_JOINERS = frozenset({",", "and", "or", "&", "plus", "/"})
 COORDINATORS = frozenset({"and", "or", "&", "plus", "/"})
 
@@ -190,6 +201,8 @@ def judge_plus(
     """Score one response with the paper's rules changed by ``rules``; ``support`` is the fact and the
     persona (what extra values may be taken from)."""
     v = judge(question, truth, qtype, response)
+    if "out-of-persona" in rules and OUT_OF_PERSONA.search(response.replace("\u2019", "'")):
+        return PlusVerdict("out_of_persona", 0.0, v.cleaned)
     paper: tuple[Ask, ...] = () if v.need is Need.NONE else (v.need.value,)  # type: ignore[assignment]
     if v.outcome.value == "keyword_recall":
         alts = truth_keywords(truth, "function-words" in rules)
@@ -197,7 +210,7 @@ def judge_plus(
         best = max(alts, key=lambda a: keyword_recall(a, have))
         score = keyword_recall(best, have)
         asks: tuple[Ask, ...] = ("guard",) if score > 0 else ()
-        if "paraphrase" in rules and score < 1:
+        if "paraphrase" in rules and score == 0:  # a reply sharing keywords is judged by its recall
             asks += ("credit",)
         capped = "extras" in rules and score > 0 and bool(extra_values(v.cleaned, best, support))
         return PlusVerdict(

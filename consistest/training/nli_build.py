@@ -47,6 +47,7 @@ class NLIPairsConfig:
     evasive_share: float = 0.2  # share of neutral pairs whose hypothesis is an evasive reply
     synthetic_share: float = 0.5  # share of contradictions made by negation / antonym / value swap
     swap_neutral_share: float = 0.15  # share of neutral pairs that swap a multi-valued relation's value
+    restate_share: float = 0.5  # share of entailments that restate a sentence with surface edits
     probe: bool = True  # add the persona-vs-utterance probe rows (split "probe")
     quiet: bool = False
 
@@ -137,6 +138,7 @@ def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
         "evasive-share": config.evasive_share,
         "synthetic-share": config.synthetic_share,
         "swap-neutral-share": config.swap_neutral_share,
+        "restate-share": config.restate_share,
     }
     for name, value in shares.items():
         if not 0.0 <= value <= 1.0:
@@ -151,6 +153,7 @@ def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
         evasive_share=config.evasive_share,
         synthetic_share=config.synthetic_share,
         swap_neutral_share=config.swap_neutral_share,
+        restate_share=config.restate_share,
     )
     if config.probe:
         probe = probe_rows(dialogues, seed=config.seed, dev_fraction=config.dev_fraction)

@@ -1,11 +1,13 @@
 """Dialogue-NLI-style pairs from the DNLI triples of PersonaChat dialogues (``consistest nli-pairs``).
 
 Each sentence with exactly one usable triple (persona sentences and utterances of both speakers) is a
-candidate. Sentences are split train/dev by persona: a persona (speaker) is a dev persona with probability
-``dev_fraction``; a sentence is dev only when all personas saying it are dev personas, else train, so no
-sentence text reaches two splits. Within a split, pairs are labelled by
+candidate. Sentences are split train/dev so that no sentence text reaches two splits: a persona sentence
+by its own text (PersonaChat reuses persona sentences across persona sets), an utterance by its speakers
+(dev only when every speaker saying it is a dev speaker). Within a split, pairs are labelled by
 ``nli_relations.label`` (same triple -> entailment, single-valued clash or opposite relation ->
-contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3 labels.
+contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3 labels;
+then a share of the contradictions is replaced by synthetic ones (negation, antonym, swapped value:
+``nli_synth``) and a share of the neutral pairs by evasive replies and swapped multi-valued values.
 All choices are content-seeded, so the output does not depend on input order.
 """
 
@@ -224,10 +226,16 @@ def with_synthetic(
     return picked + keep
 
 
-def synthetic_candidates(part: Sequence[Sentence], seed: int) -> dict[str, list[tuple[Sentence, Sentence]]]:
-    """(premise, synthetic hypothesis) pairs per kind for the sentences of one split."""
+def synthetic_candidates(
+    part: Sequence[Sentence], seed: int, elsewhere: frozenset[str] = frozenset()
+) -> dict[str, list[tuple[Sentence, Sentence]]]:
+    """(premise, synthetic hypothesis) pairs per kind for the sentences of one split; a hypothesis that
+    happens to be a sentence of another split (``elsewhere``) is dropped, so no text crosses splits."""
     made = synthesize([(s.text, s.triple) for s in part], seed, SINGLE_VALUED)
-    return {k: [(part[i], Sentence(h, ("", k, ""), part[i].unit)) for i, h in v] for k, v in made.items()}
+    return {
+        k: [(part[i], Sentence(h, ("", k, ""), part[i].unit)) for i, h in v if h not in elsewhere]
+        for k, v in made.items()
+    }
 
 
 def make_pairs(
@@ -240,6 +248,7 @@ def make_pairs(
     evasive_share: float = 0.2,
     synthetic_share: float = 0.5,
     swap_neutral_share: float = 0.15,
+    restate_share: float = 0.5,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Rows (premise, hypothesis, label, split, relation, triples) and stats for a list of dialogues."""
     if not any(d.persona_triples or d.utterance_triples for d in dialogues):
@@ -256,6 +265,7 @@ def make_pairs(
         "evasive_share": evasive_share,
         "synthetic_share": synthetic_share,
         "swap_neutral_share": swap_neutral_share,
+        "restate_share": restate_share,
         "synth_version": SYNTH_VERSION,
         "sentences": {},
         "kinds": {},
@@ -265,10 +275,11 @@ def make_pairs(
     for split in SPLITS:
         part = [s for s in sents if splits[s.text] == split]
         chosen = select_pairs(candidate_pairs(part, seed, neutral_tries), seed, max_per_relation)
-        made = synthetic_candidates(part, seed)
+        made = synthetic_candidates(part, seed, frozenset(t for t, sp in splits.items() if sp != split))
         chosen["contradiction"] = with_synthetic(
             chosen["contradiction"], made, SYNTHETIC, synthetic_share, seed
         )
+        chosen["entailment"] = with_synthetic(chosen["entailment"], made, ["restate"], restate_share, seed)
         neutral = with_synthetic(chosen["neutral"], made, ["swap-neutral"], swap_neutral_share, seed)
         n_swap = sum(_kind(h) == "swap-neutral" for _, h in neutral)
         rest = neutral[n_swap:]  # the evasive share is of all neutral pairs, swap-neutral ones included

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Literal, get_args
 
-SYNTH_VERSION = "1"
+SYNTH_VERSION = "2"  # 2: "restate" entailments (the same sentence with surface edits)
 
 
 def _lex(words: str) -> tuple[str, ...]:
@@ -22,7 +22,7 @@ def _lex(words: str) -> tuple[str, ...]:
     return tuple(words.split())
 
 
-Kind = Literal["natural", "negation", "antonym", "swap", "swap-neutral", "evasive"]
+Kind = Literal["natural", "negation", "antonym", "swap", "swap-neutral", "evasive", "restate"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
 SYNTHETIC: tuple[Kind, ...] = ("negation", "antonym", "swap")
 
@@ -92,6 +92,21 @@ SWAP_RELATIONS: dict[str, tuple[str, ...]] = {
     "marital_status": MARITAL,
     "favorite_color": COLOURS,
 }
+# Surface edits that keep the meaning ("restate" entailments): a guard trained on one-word synthetic
+# contradictions alone learns "nearly the same sentence = contradiction" and flags a reply that repeats
+# the fact word for word.
+CONTRACTIONS = (
+    ("i am", "i'm"), ("i have", "i've"), ("do not", "don't"), ("it is", "it's"), ("i will", "i'll"),
+    ("can not", "can't"), ("did not", "didn't"), ("is not", "isn't"), ("that is", "that's"),
+)  # fmt: skip
+OPENERS = ("yes , ", "yeah , ", "well , ", "oh , ", "haha , ", "sure , ")
+CLOSERS = (" !", " . what about you ?", " , do you ?", " . how about you ?", " lol")
+NUMBER_WORDS = _lex(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+)
+TENS_WORDS = _lex("twenty thirty forty fifty sixty seventy eighty ninety")
+
 # Words after which a value of a multi-valued relation is the object ("my dog", "like pizza").
 VALUE_INTRODUCERS = frozenset(_lex("a an the my some two three like love likes loves have has own eat drink"))
 MULTI_VALUED_PREFIXES = ("like_", "have", "own")  # another object is no contradiction ("swap-neutral")
@@ -208,6 +223,34 @@ def swap_value(text: str, relation: str, obj: str, pool: tuple[str, ...], rng: r
     return None
 
 
+def restate(text: str, rng: random.Random) -> str:
+    """The same statement with surface edits: contractions in or out, numbers as words or digits, a
+    chat opener or closer; the text itself when no edit applies and the coin says so."""
+    toks = _words(text)
+    joined = " ".join(toks)
+    for long, short in CONTRACTIONS:
+        if re.search(rf"(?<!\S){re.escape(long)}(?!\S)", joined) and rng.random() < 0.7:
+            joined = re.sub(rf"(?<!\S){re.escape(long)}(?!\S)", short, joined)
+        elif re.search(rf"(?<!\S){re.escape(short)}(?!\S)", joined) and rng.random() < 0.7:
+            joined = re.sub(rf"(?<!\S){re.escape(short)}(?!\S)", long, joined)
+    joined = " ".join(_number_word(t) if t.isdigit() else t for t in joined.split())
+    if rng.random() < 0.5:
+        joined = rng.choice(OPENERS) + joined
+    if rng.random() < 0.5:
+        joined = joined.rstrip(" .!") + rng.choice(CLOSERS)
+    return joined
+
+
+def _number_word(t: str) -> str:
+    """ "20" -> "twenty", "45" -> "forty five" (0-99; other numbers stay digits)."""
+    n = int(t)
+    if n < 20:
+        return NUMBER_WORDS[n]
+    if n < 100:
+        return TENS_WORDS[n // 10 - 2] + ("" if n % 10 == 0 else " " + NUMBER_WORDS[n % 10])
+    return t
+
+
 def _other(value: str, pool: tuple[str, ...], rng: random.Random) -> str:
     choices = sorted(set(pool) - {value, "gray" if value == "grey" else "grey" if value == "gray" else ""})
     return rng.choice(choices) if choices else value
@@ -262,10 +305,11 @@ def synthesize(
     """Per kind, (index of the source item, new hypothesis) for every item a rule applies to. Choices are
     seeded by the item's text, so the output does not depend on order."""
     pools = value_pools(items)
-    out: dict[Kind, list[tuple[int, str]]] = {k: [] for k in (*SYNTHETIC, "swap-neutral")}
+    out: dict[Kind, list[tuple[int, str]]] = {k: [] for k in (*SYNTHETIC, "swap-neutral", "restate")}
     for i, (text, (_, rel, obj)) in enumerate(items):
         rng = random.Random(f"{seed}:synth:{text}")
         made: dict[Kind, str | None] = {"negation": negate(text), "antonym": antonym(text, rng)}
+        out["restate"].append((i, restate(text, rng)))
         kind = swap_kind(rel, single_valued)
         if kind is not None:
             made[kind] = swap_value(text, rel, obj, pools.get(rel, ()), rng)
