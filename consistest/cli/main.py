@@ -79,9 +79,11 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar
 # Command name -> "module:attribute". Modules are imported only when a command is listed or run,
 # so `consistest --help` never loads torch/transformers. One line per command; keep it sorted.
 COMMANDS: dict[str, str] = {
+    "agree": "consistest.cli.agree:agree",
     "build": "consistest.cli.build:build",
     "compare": "consistest.cli.score:compare",
     "converse": "consistest.cli.aih:converse",
+    "eval-nli": "consistest.cli.nli:eval_nli",
     "generate": "consistest.cli.generate:generate",
     "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",

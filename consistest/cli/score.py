@@ -9,6 +9,7 @@ import click
 
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import (
+    dataset_option,
     format_option,
     model_options,
     n_boot_option,
@@ -18,14 +19,7 @@ from consistest.cli.options import (
 
 
 @click.command()
-@click.option(
-    "--dataset",
-    "dataset",
-    type=click.Path(path_type=Path),
-    default=Path("data/built/consistest-02"),
-    show_default=True,
-    help="Built dataset directory (consistest build --out).",
-)
+@dataset_option
 @click.option(
     "--responses",
     type=click.Path(path_type=Path),
@@ -42,6 +36,13 @@ from consistest.cli.options import (
     help="Run directory: responses.jsonl (with --model), scores.jsonl, summary.json "
     "[default: runs/<dataset folder>/<model or responses name>].",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["paper", "plus"]),
+    default="paper",
+    show_default=True,
+    help="paper: the published hybrid; plus: with the improved rules (consistest agree measures both).",
+)
 @format_option
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
@@ -53,6 +54,7 @@ def score(
     nli: str,
     nli_labels: str | None,
     out: Path | None,
+    method: str,
     fmt: str,
     boot_seed: int,
     n_boot: int,
@@ -80,6 +82,7 @@ def score(
         device=device,
         seed=boot_seed,
         n_boot=n_boot,
+        method=method,
         quiet=quiet,
     )
     click.echo(render(run_score(cfg).summary, fmt))
