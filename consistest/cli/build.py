@@ -73,6 +73,12 @@ def parse_distances(text: str) -> tuple[int, ...]:
     help="Build even when more than 1%% of the curated QAs match no dialogue (marked qa:...-partial).",
 )
 @click.option(
+    "--triggers",
+    default=None,
+    help="Also write trigger variants of each question (paraphrase,synonym,antonym,negation,short) as the "
+    "dataset's second config 'triggers' (data/triggers.*; score it with --config triggers).",
+)
+@click.option(
     "--wh-generator",
     type=click.Choice(["auto", "rules", "neural"]),
     default="auto",
@@ -119,6 +125,7 @@ def build(
     paired: bool,
     overwrite: bool,
     allow_partial: bool,
+    triggers: str | None,
     quiet: bool,
     **qagen_options: Any,
 ) -> None:
@@ -135,6 +142,7 @@ def build(
         build_dataset,
         counts_table,
     )
+    from consistest.tasks.consistest.triggers import parse_triggers
 
     generate = dialogues is not None and persona_qas is None and history_qas is None
     cfg = BuildConfig(
@@ -150,6 +158,7 @@ def build(
         qagen=qagen_config(**qagen_options) if generate else None,
         overwrite=overwrite,
         allow_partial=allow_partial,
+        triggers=parse_triggers(triggers) if triggers else (),
         quiet=quiet,
     )
     result = build_dataset(cfg)

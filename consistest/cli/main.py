@@ -81,9 +81,11 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar
 COMMANDS: dict[str, str] = {
     "build": "consistest.cli.build:build",
     "compare": "consistest.cli.score:compare",
+    "detect": "consistest.cli.cdconv:detect",
     "generate": "consistest.cli.generate:generate",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "score": "consistest.cli.score:score",
+    "train-detector": "consistest.cli.cdconv:train_detector",
     "train-nli": "consistest.cli.nli:train_nli",
 }
 
