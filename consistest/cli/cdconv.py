@@ -61,6 +61,7 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical")
 @click.option("--seed", type=int, default=0, show_default=True, help="Training seed (init, batch order).")
 @click.option("--max-steps", type=int, default=None, help="Stop each stage after this many steps.")
 @click.option("--threads", type=int, default=0, show_default=True, help="torch threads (0: default).")
+@click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="cpu", show_default=True)
 @format_option
 @quiet_option
 @handle_errors
@@ -96,7 +97,7 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
     help="Predictions JSONL (figures beside it as <out>.metrics.json).",
 )
 @click.option("--batch-size", type=int, default=64, show_default=True)
-@click.option("--device", default="cpu", show_default=True)
+@click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="cpu", show_default=True)
 @click.option("--threads", type=int, default=0, show_default=True)
 @format_option
 @quiet_option
@@ -112,3 +113,25 @@ def detect(fmt: str, quiet: bool, **opts) -> None:
         click.echo(render_metrics(summary["results"], fmt, summary["signature"]))
     else:
         click.echo(json.dumps({"n": summary["n"], "categories": summary["categories"]}, sort_keys=True))
+
+
+@click.command("detector-pairs")
+@click.option("--dialogues", required=True, help="Dialogues with DNLI triples (ConvAI2 'both' text layout).")
+@click.option(
+    "--out", required=True, type=click.Path(dir_okay=False), help="Output JSONL (one dialogue a line)."
+)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--dev-fraction", type=float, default=0.15, show_default=True, help="Share of personas held out."
+)
+@click.option(
+    "--window", type=int, default=6, show_default=True, help="Turns per example, the judged one included."
+)
+@quiet_option
+@handle_errors
+def detector_pairs(quiet: bool, **opts) -> None:
+    """Synthesise English detector examples (history, intra, role, real and repeated negatives)."""
+    from consistest.training.detector_data import DetectorPairsConfig, build_detector_pairs
+
+    stats = build_detector_pairs(DetectorPairsConfig(quiet=quiet, **opts))
+    click.echo(json.dumps(stats["counts"], sort_keys=True))

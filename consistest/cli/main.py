@@ -82,6 +82,7 @@ COMMANDS: dict[str, str] = {
     "build": "consistest.cli.build:build",
     "compare": "consistest.cli.score:compare",
     "detect": "consistest.cli.cdconv:detect",
+    "detector-pairs": "consistest.cli.cdconv:detector_pairs",
     "generate": "consistest.cli.generate:generate",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "score": "consistest.cli.score:score",

@@ -163,6 +163,19 @@ def scratch_model(base: str, tok: Any, num_labels: int, seed: int, max_length: i
     return BertForSequenceClassification(cfg)
 
 
+def load_stage_start(folder: Path, labels: Sequence[str]) -> tuple[Any, Any]:
+    """Tokenizer and classifier from our own first-stage folder, with a new head when the label count
+    differs (no hub checks: we wrote the folder)."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    id2label = dict(enumerate(labels))
+    model = AutoModelForSequenceClassification.from_pretrained(
+        str(folder), num_labels=len(labels), id2label=id2label, label2id={v: k for k, v in id2label.items()},
+        ignore_mismatched_sizes=True,
+    )  # fmt: skip
+    return AutoTokenizer.from_pretrained(str(folder)), model
+
+
 def with_labels(model: Any, labels: Sequence[str]) -> Any:
     model.config.id2label = dict(enumerate(labels))
     model.config.label2id = {v: k for k, v in enumerate(labels)}

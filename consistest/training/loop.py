@@ -129,6 +129,7 @@ class LoopConfig(Protocol):
     warmup: float
     weight_decay: float
     threads: int
+    device: str
     quiet: bool
 
 
@@ -182,6 +183,7 @@ def fit(
         model = AutoModelForSequenceClassification.from_pretrained(str(ckpt))
     else:
         tok, model = load()
+    model.to(config.device)
     steps_per_epoch = -(-len(train) // config.batch_size)
     total = min(steps_per_epoch * config.epochs, config.max_steps or 10**12)
     opt, sched = _optimizer(model, config, total)
@@ -209,7 +211,8 @@ def fit(
         for idx in bar:
             if step >= total:
                 break
-            loss = model(**collate(tok, enc, idx, train)).loss
+            batch = {k: v.to(config.device) for k, v in collate(tok, enc, idx, train).items()}
+            loss = model(**batch).loss
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()

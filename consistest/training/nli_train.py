@@ -41,11 +41,12 @@ class TrainNLIConfig:
     warmup: float = 0.06
     weight_decay: float = 0.01
     threads: int = 0  # torch threads; 0 = torch's default. 1 is much faster on a busy shared CPU.
+    device: str = "cpu"
     quiet: bool = False
 
     def identity(self) -> str:
         d = asdict(self)
-        for k in ("out", "quiet", "threads"):
+        for k in ("out", "quiet", "threads", "device"):
             d.pop(k)
         return content_hash(d)
 

@@ -4,7 +4,7 @@ scored ConsisTest run) and write one prediction per dialogue; with labels, CDCon
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +77,11 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     """Predict every dialogue of ``cfg.data``; write predictions (and metrics) when ``out`` is given."""
     import torch
 
+    from consistest.models.hf_loader import resolve_device
+
     if cfg.threads > 0:
         torch.set_num_threads(cfg.threads)
+    cfg = replace(cfg, device=resolve_device(cfg.device))
     examples = [ex for p in cfg.data for ex in read_examples(p, dataset=cfg.dataset)]
     if not examples:
         raise InputError("no dialogues to judge", field="data")

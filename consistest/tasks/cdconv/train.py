@@ -4,7 +4,7 @@ extra test sets in CDConv's Table 4 layout. Every stage resumes from its last ep
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -48,11 +48,12 @@ class TrainDetectorConfig:
     warmup: float = 0.06
     weight_decay: float = 0.01
     threads: int = 0
+    device: str = "cpu"
     quiet: bool = False
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
-        for k in ("out", "quiet", "threads", "tests"):
+        for k in ("out", "quiet", "threads", "tests", "device"):
             d.pop(k)
         return d
 
@@ -109,7 +110,7 @@ def _base_loader(cfg: TrainDetectorConfig, out: Path, texts: list[str], start: P
     def load(labels: tuple[str, ...]) -> tuple[Any, Any]:
         id2label = dict(enumerate(labels))
         if start is not None:
-            tok, model = load_base(str(start), id2label)
+            tok, model = det.load_stage_start(start, labels)
         elif det.is_scratch(cfg.base):
             from transformers import AutoTokenizer
 
@@ -124,15 +125,19 @@ def _base_loader(cfg: TrainDetectorConfig, out: Path, texts: list[str], start: P
     return load
 
 
-def nli_first_stage(cfg: TrainDetectorConfig, out: Path, load) -> Path | None:
-    """The paper's first stage: the encoder learns contradiction vs rest on NLI pairs (OUT/nli-stage)."""
-    if not cfg.nli_stage:
-        return None
+def nli_pairs(cfg: TrainDetectorConfig) -> list[NLIExample]:
+    """The first stage's pairs: contradiction (1) vs the rest (0), a content-seeded ``nli_max`` of them."""
     pairs: list[NLIExample] = []
     for p in cfg.nli_stage:
         pairs += [NLIExample(e.premise, e.hypothesis, int(e.label == 0)) for e in read_nli_file(p)]
     pairs.sort(key=lambda e: content_hash(cfg.seed, e.premise, e.hypothesis))
-    pairs = pairs[: cfg.nli_max] if cfg.nli_max else pairs
+    return pairs[: cfg.nli_max] if cfg.nli_max else pairs
+
+
+def nli_first_stage(cfg: TrainDetectorConfig, out: Path, load, pairs: list[NLIExample]) -> Path | None:
+    """The paper's first stage: the encoder learns contradiction vs rest on NLI pairs (OUT/nli-stage)."""
+    if not pairs:
+        return None
     dev, train = pairs[: len(pairs) // 20], pairs[len(pairs) // 20 :]
     stage_cfg = _Loop(cfg, epochs=cfg.nli_epochs)
     identity = content_hash("nli-stage", cfg.identity(), [(e.premise, e.hypothesis, e.label) for e in pairs])
@@ -155,6 +160,10 @@ class _Loop:
 
 def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     """Read, split, train every stage (resumable), write OUT/detector.json, evaluate; return metrics."""
+    if cfg.device == "auto" or cfg.device.startswith("cuda"):
+        from consistest.models.hf_loader import resolve_device
+
+        cfg = replace(cfg, device=resolve_device(cfg.device))
     if cfg.method not in det.METHODS:
         raise InputError(f"unknown method {cfg.method!r}", field="method")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
@@ -166,9 +175,12 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
-    texts = [t for ex in parts["train"] for t in ex.turns]
+    first = nli_pairs(cfg)
+    texts = [t for ex in parts["train"] for t in ex.turns] + [
+        t for e in first for t in (e.premise, e.hypothesis)
+    ]
     load = _base_loader(cfg, out, texts, None)
-    start = nli_first_stage(cfg, out, load)
+    start = nli_first_stage(cfg, out, load, first)
     if start is not None:
         load = _base_loader(cfg, out, texts, start)
     history, sep = {}, _sep(cfg, out, start)
@@ -191,7 +203,7 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     }
     det.write_detector_info(out, info)
     sets = {"test": parts["test"], **tests} if parts["test"] else tests
-    results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2)
+    results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
     for name, rows in preds.items():
         atomic_write_jsonl(out / f"predictions-{name}.jsonl", rows)
     metrics = {**info, "training": history, "results": results}

@@ -75,10 +75,10 @@ def long_answer(question: str, cleaned: str) -> str:
         if not re.match(r"\w", toks[i]):
             i, moved = i + 1, True
             continue
-        for ph in [*phrases, *[list(f) for f in forms]]:
-            n = len(ph)
-            end = i + n
-            if toks[i:end] == ph and (end == len(toks) or not re.match(r"\w", toks[end])):
+        for ph, whole in [*((p, False) for p in phrases), *((list(f), True) for f in forms)]:
+            end = i + len(ph)
+            # a short form counts only as a whole clause ("i do ." but not "i do have a dog")
+            if toks[i:end] == ph and not (whole and end < len(toks) and re.match(r"\w", toks[end])):
                 i, moved = end, True
                 break
     return " ".join(toks[i:]).strip(" .,!")
