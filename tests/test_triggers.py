@@ -171,3 +171,33 @@ def test_triggers_config_needs_a_triggers_build(tmp_path: Path) -> None:
     ]
     res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "r")])
     assert res.exit_code == 2 and "built without --triggers" in res.output
+
+
+def test_a_paraphrase_model_replaces_templates_when_its_rewrite_is_well_formed(tmp_path: Path) -> None:
+    from consistest.data.dataset_dir import load_samples
+
+    class Fake:
+        name = "fake-para"
+
+        def paraphrase(self, texts):
+            return [
+                ["is that a question"] + ([f"tell me , {t}"] if t.startswith("do you") else []) for t in texts
+            ]
+
+    samples = load_samples(_build(tmp_path, "plain"))
+    rows, info = T.make_trigger_rows(samples, ("paraphrase",), Fake())
+    para = [r for r in rows if r["trigger"] == "paraphrase"]
+    by_model = [r for r in para if r["trigger_rule"] == "model:fake-para"]
+    assert by_model and all(r["question"].startswith("tell me , do you") for r in by_model)
+    assert len(para) == len(samples)  # the others fell back to the templates
+    assert info["lexicon"].endswith("+fake-para")
+
+
+@pytest.mark.slow
+def test_hf_paraphraser_on_a_tiny_t5(tmp_path: Path) -> None:
+    from consistest.models.paraphrase import HFParaphraser
+    from tests.tiny_models import tiny_generator
+
+    model = HFParaphraser(str(tiny_generator(tmp_path / "t5", "t5", speaker_tokens=())), num_candidates=2)
+    out = model.paraphrase(["do you have a dog ?", "what is your name ?"])
+    assert len(out) == 2 and all(isinstance(c, str) for cands in out for c in cands)

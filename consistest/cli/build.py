@@ -79,6 +79,12 @@ def parse_distances(text: str) -> tuple[int, ...]:
     "dataset's second config 'triggers' (data/triggers.*; score it with --config triggers).",
 )
 @click.option(
+    "--paraphrase-model",
+    default=None,
+    help="With --triggers paraphrase: a seq2seq paraphraser (hub id or dir, 'paraphrase: <q>' prompts) "
+    "whose well-formed rewrites replace the offline templates.",
+)
+@click.option(
     "--wh-generator",
     type=click.Choice(["auto", "rules", "neural"]),
     default="auto",
@@ -126,6 +132,7 @@ def build(
     overwrite: bool,
     allow_partial: bool,
     triggers: str | None,
+    paraphrase_model: str | None,
     quiet: bool,
     **qagen_options: Any,
 ) -> None:
@@ -159,6 +166,8 @@ def build(
         overwrite=overwrite,
         allow_partial=allow_partial,
         triggers=parse_triggers(triggers) if triggers else (),
+        paraphrase_model=paraphrase_model,
+        device=qagen_options["device"],
         quiet=quiet,
     )
     result = build_dataset(cfg)

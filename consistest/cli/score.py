@@ -15,6 +15,7 @@ from consistest.cli.options import (
     nli_options,
     pop_respond_config,
 )
+from consistest.tasks.consistest.trigger_config import CONFIGS
 
 
 @click.command()
@@ -34,7 +35,7 @@ from consistest.cli.options import (
 )
 @click.option(
     "--config",
-    type=click.Choice(["default", "triggers"]),
+    type=click.Choice(CONFIGS),
     default="default",
     show_default=True,
     help="Dataset config: the benchmark, or its trigger variants (consistest build --triggers).",

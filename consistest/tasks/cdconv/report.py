@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from consistest.core.records import DETECTOR_LABELS
+from consistest.core.tables import format_table
 from consistest.metrics.classification import classification_metrics
 
 # CDConv Table 4 (RoBERTa, first trained on Chinese NLI; the authors' random 60/20/20 row split).
@@ -83,18 +84,5 @@ def render_metrics(rows: Mapping[str, Mapping[str, Any]], fmt: str = "table", si
     """Named metric rows as a text or Markdown table (signature last), or JSON."""
     if fmt == "json":
         return json.dumps({"signature": signature, "results": rows}, indent=2, sort_keys=True, default=list)
-    body = _format(HEADER, table_rows(rows), fmt)
+    body = format_table(HEADER, table_rows(rows), fmt)
     return "\n".join([*body, *([f"`{signature}`" if fmt == "markdown" else signature] if signature else [])])
-
-
-def _format(header: list[str], rows: list[list[str]], fmt: str) -> list[str]:
-    if fmt == "markdown":
-        rule = ["---"] + ["---:"] * (len(header) - 1)
-        return ["| " + " | ".join(r) + " |" for r in [header, rule, *rows]]
-    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
-    return [
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in [header, *rows]
-    ]

@@ -45,6 +45,8 @@ class BuildConfig:
     overwrite: bool = False  # replace an --out directory that is not an earlier build
     allow_partial: bool = False  # build even when many curated QAs match no dialogue
     triggers: tuple[str, ...] = ()  # trigger variants, written as a second config (data/triggers.*)
+    paraphrase_model: str | None = None  # a seq2seq paraphraser for the paraphrase trigger (else templates)
+    device: str = "cpu"  # for the paraphrase model
     quiet: bool = False
 
 
@@ -104,9 +106,15 @@ def _write_triggers(
     tmp: Path, samples: list[Sample], cfg: BuildConfig, info: dict[str, Any]
 ) -> dict[str, Any]:
     """The trigger variants as the dataset's ``triggers`` config (the default split is not touched)."""
-    from consistest.tasks.consistest.triggers import make_trigger_rows, trigger_build_info, write_trigger_rows
+    from consistest.tasks.consistest.trigger_config import trigger_build_info, write_trigger_rows
+    from consistest.tasks.consistest.triggers import make_trigger_rows
 
-    rows, tinfo = make_trigger_rows(samples, cfg.triggers)  # type: ignore[arg-type]
+    paraphraser = None
+    if cfg.paraphrase_model:
+        from consistest.models.paraphrase import HFParaphraser
+
+        paraphraser = HFParaphraser(cfg.paraphrase_model, device=cfg.device)
+    rows, tinfo = make_trigger_rows(samples, cfg.triggers, paraphraser)  # type: ignore[arg-type]
     path = write_trigger_rows(tmp, rows, cfg.fmt)
     log.info(f"triggers: {len(rows)} rows ({tinfo['counts']})", quiet=cfg.quiet)
     return trigger_build_info(rows, tinfo, path, info)

@@ -93,7 +93,9 @@ def evasive(text: str) -> bool:
 
 QUESTION_WORDS = frozenset(
     ["do", "does", "did", "are", "is", "was", "were", "have", "has", "can", "will", "would", "you", "your",
-     "u", "what", "where", "who", "which", "how", "when", "why", "any", "some", "ever", "to", "of", "in"]
+     "u", "what", "where", "who", "which", "how", "when", "why", "any", "some", "ever", "to", "of", "in",
+     "i", "am", "my", "me", "i'm", "im", "be", "been", "too", "also", "really", "so", "very", "just", "that",
+     "it", "not", "don't", "t"]
 )  # fmt: skip
 
 
@@ -103,7 +105,8 @@ def topic_words(text: str) -> set[str]:
 
 
 def returned_question(question: str, response: str) -> str | None:
-    """A question of the reply that hands the asked one back to the user, else None."""
+    """A question of the reply that hands the asked one back to the user, else None (content words
+    compared without auxiliaries and pronouns)."""
     asked = topic_words(question)
     for sent in split_sentences(response):
         if not sent.rstrip().endswith("?"):
@@ -120,14 +123,18 @@ def user_statements(sample: Sample) -> list[str]:
     users = sample.history[-1::-2][1:]
     out = []
     for utt in users:
-        out += [c for c in clauses(utt) if re.match(r"(i|my|i'm|i've|i am)\b", c.lower())]
+        out += [
+            c
+            for c in clauses(utt)
+            if re.match(r"(i|my|i'm|i've|i am)\b", c.lower()) and len(topic_words(c)) >= 2
+        ]
     return out
 
 
 def copied(user: str, clause: str) -> bool:
     """A reply clause that repeats most of a user sentence's content words."""
-    u = set(content_tokens(user))
-    return len(u) >= 2 and len(u & set(content_tokens(clause))) / len(u) >= COPY_OVERLAP
+    u = topic_words(user)
+    return len(u) >= 2 and len(u & topic_words(clause)) / len(u) >= COPY_OVERLAP
 
 
 def nli_pairs(item: ScoredItem, sample: Sample) -> list[tuple[str, str]]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from consistest.core.records import SOURCES, QType, ScoredItem, Source
 from consistest.core.stats import N_BOOT, bootstrap_ci
+from consistest.core.tables import format_table
 from consistest.tasks.consistest.categories import NO_TRUTH, category_summary, table7
 
 Row = ScoredItem
@@ -192,17 +193,3 @@ def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
         ]  # fmt: skip
         lines += ["", *format_table(head7, rows7, fmt)]
     return [*lines, ""]
-
-
-def format_table(header: list[str], rows: list[list[str]], fmt: str) -> list[str]:
-    """Lines of a Markdown table, or of an aligned text table (first column left, others right)."""
-    if fmt == "markdown":
-        rule = ["---"] + ["---:"] * (len(header) - 1)
-        return ["| " + " | ".join(r) + " |" for r in [header, rule, *rows]]
-    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
-    return [
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in [header, *rows]
-    ]

@@ -27,7 +27,7 @@ from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categoris
 from consistest.tasks.consistest.report import summarize
 from consistest.tasks.consistest.respond import RespondConfig, respond
 from consistest.tasks.consistest.responses import check_coverage, read_responses
-from consistest.tasks.consistest.triggers import config_parts, open_config
+from consistest.tasks.consistest.trigger_config import config_parts, open_config
 
 
 @dataclass(frozen=True)
