@@ -238,3 +238,14 @@ def test_categorise_runs_one_nli_call() -> None:
     items = [scored(NAME, "my name is kim ."), scored(BAR, "yes i work at a school", "contradiction")]
     out = categorise(items, [NAME, BAR], Counting())
     assert Counting.calls == 1 and [it.category for it in out] == ["uninformative", "intra"]
+
+
+def test_compare_reads_runs_scored_before_categories(tmp_path: Path) -> None:
+    from consistest.tasks.consistest.compare import load_run
+
+    row = scored(NAME, "my name is ashley .").to_dict()
+    for k in ("category", "category_why", "trigger"):
+        row.pop(k)
+    (tmp_path / "scores.jsonl").write_text(json.dumps(row) + "\n")
+    (tmp_path / "summary.json").write_text(json.dumps({"signature": "consistest:v1|v:0.1.0"}))
+    assert load_run(tmp_path).items[row["id"]].category is None

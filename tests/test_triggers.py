@@ -201,3 +201,15 @@ def test_hf_paraphraser_on_a_tiny_t5(tmp_path: Path) -> None:
     model = HFParaphraser(str(tiny_generator(tmp_path / "t5", "t5", speaker_tokens=())), num_candidates=2)
     out = model.paraphrase(["do you have a dog ?", "what is your name ?"])
     assert len(out) == 2 and all(isinstance(c, str) for cands in out for c in cands)
+
+
+def test_an_edited_triggers_file_is_refused(tmp_path: Path) -> None:
+    from consistest.tasks.consistest.trigger_config import open_config
+
+    trig = _build(tmp_path, "trig", "--triggers", "short", "--format", "jsonl")
+    ds, by_id = open_config(trig, "triggers")
+    assert len(ds.samples) == len(by_id) and set(by_id.values()) == {"original", "short"}
+    path = trig / "data" / "triggers.jsonl"
+    path.write_text(path.read_text().replace('"ok ."', '"okay ."', 1))
+    with pytest.raises(InputError, match="edited after the build"):
+        open_config(trig, "triggers")

@@ -139,23 +139,12 @@ def nli_first_stage(cfg: TrainDetectorConfig, out: Path, load, pairs: list[NLIEx
     if not pairs:
         return None
     dev, train = pairs[: len(pairs) // 20], pairs[len(pairs) // 20 :]
-    stage_cfg = _Loop(cfg, epochs=cfg.nli_epochs)
+    stage_cfg = replace(cfg, epochs=cfg.nli_epochs)
     identity = content_hash("nli-stage", cfg.identity(), [(e.premise, e.hypothesis, e.label) for e in pairs])
     labels = ("other", "contradiction")
     log.info(f"NLI first stage: {len(train)} pairs", quiet=cfg.quiet)
     fit(stage_cfg, train, {"nli:dev": dev}, out / "nli-stage", identity, lambda: load(labels), labels)
     return out / "nli-stage"
-
-
-@dataclass(frozen=True)
-class _Loop:
-    """The loop settings of a config with another epoch count."""
-
-    cfg: TrainDetectorConfig
-    epochs: int
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.cfg, name)
 
 
 def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
@@ -175,22 +164,7 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
-    first = nli_pairs(cfg)
-    texts = [t for ex in parts["train"] for t in ex.turns] + [
-        t for e in first for t in (e.premise, e.hypothesis)
-    ]
-    load = _base_loader(cfg, out, texts, None)
-    start = nli_first_stage(cfg, out, load, first)
-    if start is not None:
-        load = _base_loader(cfg, out, texts, start)
-    history, sep = {}, _sep(cfg, out, start)
-    for stage in det.STAGES[cfg.method]:
-        train = det.stage_examples(stage, parts["train"], sep)
-        dev = {"dev": det.stage_examples(stage, parts["dev"], sep)} if parts["dev"] else {}
-        identity = content_hash(stage.name, cfg.identity(), data_hash)
-        log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
-        res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
-        history[stage.name] = {"steps": res.steps, "history": res.history, "dev": res.dev}
+    history = train_stages(cfg, parts, out, data_hash)
     signature = detector_signature(cfg, data_hash)
     info = {
         "method": cfg.method,
@@ -209,6 +183,29 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     metrics = {**info, "training": history, "results": results}
     atomic_write_json(out / "metrics.json", metrics)
     return metrics
+
+
+def train_stages(
+    cfg: TrainDetectorConfig, parts: dict[str, list[DialogueExample]], out: Path, data_hash: str
+) -> dict[str, Any]:
+    """The optional NLI first stage, then each classifier of the method (each resumable): their histories."""
+    first = nli_pairs(cfg)
+    texts = [t for ex in parts["train"] for t in ex.turns] + [
+        t for e in first for t in (e.premise, e.hypothesis)
+    ]
+    load = _base_loader(cfg, out, texts, None)
+    start = nli_first_stage(cfg, out, load, first)
+    if start is not None:
+        load = _base_loader(cfg, out, texts, start)
+    history, sep = {}, _sep(cfg, out, start)
+    for stage in det.STAGES[cfg.method]:
+        train = det.stage_examples(stage, parts["train"], sep)
+        dev = {"dev": det.stage_examples(stage, parts["dev"], sep)} if parts["dev"] else {}
+        identity = content_hash(stage.name, cfg.identity(), data_hash)
+        log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
+        res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
+        history[stage.name] = {"steps": res.steps, "history": res.history, "dev": res.dev}
+    return history
 
 
 def _sep(cfg: TrainDetectorConfig, out: Path, start: Path | None) -> str:
