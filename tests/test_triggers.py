@@ -154,6 +154,10 @@ def test_score_reports_per_trigger(tmp_path: Path) -> None:
     rows = [json.loads(x) for x in (run / "scores.jsonl").read_text().splitlines()]
     assert {r["trigger"] for r in rows} == {"original", "antonym", "negation", "short"}
     assert all(r["category"] == "undecided" for r in rows if r["trigger"] == "short")  # --nli none
+    from consistest.data.cdconv import read_examples
+
+    examples = read_examples(run, dataset=trig)  # a detector can read the run: triggers' histories too
+    assert len(examples) == len(rows) and {e.trigger for e in examples} == {r["trigger"] for r in rows}
 
 
 def test_triggers_config_needs_a_triggers_build(tmp_path: Path) -> None:

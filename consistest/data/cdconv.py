@@ -95,7 +95,7 @@ def read_scored_run(rundir: str | Path, dataset: str | Path) -> list[DialogueExa
     from consistest.data.dataset_dir import load_samples
 
     scores = Path(rundir) / SCORES_FILE
-    samples = {s.id: s for s in load_samples(dataset)}
+    samples = {s.id: s for s in [*load_samples(dataset), *_trigger_samples(dataset)]}
     out = []
     for lineno, obj in read_jsonl(scores):
         sample = samples.get(str(obj.get("id")))
@@ -107,6 +107,17 @@ def read_scored_run(rundir: str | Path, dataset: str | Path) -> list[DialogueExa
         turns = [*sample.history, str(obj.get("response", ""))]
         out.append(make_example(turns, label, trigger=str(obj.get("trigger", "")), origin=sample.id))
     return out
+
+
+def _trigger_samples(dataset: str | Path) -> list[Any]:
+    """The samples of the dataset's ``triggers`` config (data/triggers.*), when it was built with one."""
+    from consistest.core.records import Sample
+    from consistest.data.dataset_dir import read_parquet_rows
+
+    for path in sorted((Path(dataset) / "data").glob("triggers.*")):
+        rows = [o for _, o in read_jsonl(path)] if path.suffix == ".jsonl" else read_parquet_rows(path)
+        return [Sample.from_dict(r) for r in rows]
+    return []
 
 
 def detect_layout(path: str | Path) -> str:
