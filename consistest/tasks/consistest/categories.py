@@ -46,6 +46,7 @@ EVASIVE = (
 RETURNED = frozenset({"you", "and you", "what about you", "how about you", "do you", "are you", "have you"})
 MIN_OVERLAP = 0.6  # share of the asked question's content words a returned question repeats
 COPY_OVERLAP = 0.8  # share of a user sentence's content words a reply clause copies
+SUPPORT = 0.5  # share of a long answer's content words the fact must hold for NLI's entailment to count
 
 
 Lookup = Callable[[str, str], "str | None"]
@@ -95,13 +96,23 @@ QUESTION_WORDS = frozenset(
     ["do", "does", "did", "are", "is", "was", "were", "have", "has", "can", "will", "would", "you", "your",
      "u", "what", "where", "who", "which", "how", "when", "why", "any", "some", "ever", "to", "of", "in",
      "i", "am", "my", "me", "i'm", "im", "be", "been", "too", "also", "really", "so", "very", "just", "that",
-     "it", "not", "don't", "t"]
+     "it", "not", "don't", "t", "m", "s", "re", "ve", "ll", "d", "the", "a", "an", "and", "or", "but", "on",
+     "at", "for", "with", "mine", "yes", "no", "well", "honestly", "actually", "oh"]
 )  # fmt: skip
 
 
 def topic_words(text: str) -> set[str]:
-    """Content words of a question without its auxiliaries, question words and pronouns."""
-    return set(content_tokens(text)) - QUESTION_WORDS
+    """Stems of the content words, without auxiliaries, question words and pronouns."""
+    return {_stem(w) for w in content_tokens(text) if w not in QUESTION_WORDS}
+
+
+def _stem(word: str) -> str:
+    """A crude stem, enough to match "hating" with "hate" and "retired" with "retire"."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 3 and word.endswith("e") else word
 
 
 def returned_question(question: str, response: str) -> str | None:
@@ -114,6 +125,36 @@ def returned_question(question: str, response: str) -> str | None:
         words = " ".join(re.findall(r"[\w']+", sent.lower()))
         mine = topic_words(sent)
         if words in RETURNED or (asked and len(asked & mine) / len(asked) >= MIN_OVERLAP):
+            return sent.strip()
+    return None
+
+
+def repeats(question: str, asked: str) -> bool:
+    """A question that repeats the asked one's topic (not just "what about you ?")."""
+    want = topic_words(asked)
+    return bool(want) and len(want & topic_words(question)) / len(want) >= MIN_OVERLAP
+
+
+def supported(text: str, fact: str) -> bool:
+    """Most of the text's content words are the fact's ("i drive a bmw" / "i drive a bmw .", not "i have
+    brown eyes" / "i have blue eyes"): a check on an NLI entailment from a small model."""
+    mine = topic_words(text)
+    return bool(mine) and len(mine & topic_words(fact)) / len(mine) >= SUPPORT
+
+
+_TO_USER = re.compile(r"^(?:(?:oh|so|wow|wait|hmm|ah|ok|okay|really)\W+)*(?:you|your|you're)\b")
+
+
+def gives_fact_to_user(response: str, fact: str) -> str | None:
+    """A sentence that tells or asks the user the agent's own fact ("oh , you speak chinese ?" for "i speak
+    chinese ."): it opens with you/your and repeats most of the fact's content words."""
+    want = topic_words(fact)
+    for sent in split_sentences(response):
+        if (
+            _TO_USER.match(sent.lower().strip())
+            and want
+            and len(want & topic_words(sent)) / len(want) >= MIN_OVERLAP
+        ):
             return sent.strip()
     return None
 
@@ -182,8 +223,12 @@ def _intra(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str
     long = long_answer(item.question, item.cleaned) if item.type == "yn" else ""
     if item.outcome in RIGHT_SHORT and long and item.nli_label == "contradiction":
         return "intra", f"right short answer, but NLI: {long!r} contradicts the fact"
-    if item.outcome in WRONG_SHORT and long and nli(sample.nli_premise, long) == "entailment":
-        return "intra", f"wrong short answer, but the long answer {long!r} is entailed by the fact"
+    if (
+        item.outcome in WRONG_SHORT
+        and supported(long, sample.fact)
+        and nli(sample.nli_premise, long) == "entailment"
+    ):
+        return "intra", f"wrong short answer, but the long answer {long!r} is what the fact says"
     parts = clauses(item.cleaned)
     for i, a in enumerate(parts):
         for b in parts[i + 1 :]:
@@ -194,8 +239,11 @@ def _intra(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str
 
 def _role(item: ScoredItem, sample: Sample, nli: Lookup, no_truth: bool) -> tuple[Category, str] | None:
     back = None if no_truth else returned_question(item.question, item.response)
-    if back is not None and not re.search(r"\w", item.cleaned):
+    if back is not None and (repeats(back, item.question) or not re.search(r"\w", item.cleaned)):
         return "role", f"returns the question: {back!r}"
+    yours = gives_fact_to_user(item.response, sample.fact)
+    if yours is not None:
+        return "role", f"gives its own fact to the user: {yours!r}"
     for user in user_statements(sample):
         for c in clauses(item.cleaned):
             if not set(content_tokens(user)) & set(content_tokens(c)):
