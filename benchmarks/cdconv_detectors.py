@@ -17,7 +17,7 @@ import json
 import time
 from pathlib import Path
 
-from consistest.tasks.cdconv.report import PAPER_TABLE4, by_group, mean_sd, render_metrics
+from consistest.tasks.cdconv.report import PAPER_TABLE4, by_group, detector_metrics, mean_sd, render_metrics
 from consistest.tasks.cdconv.train import TrainDetectorConfig, train_detector
 
 METHODS = ("pair", "flatten", "hierarchical")
@@ -72,12 +72,23 @@ def report(root: Path, methods: list[str], fmt: str) -> None:
         gold_pred = _trigger_acc(root, method)
         if gold_pred:
             triggers[method] = gold_pred
+    gold = _gold(root, methods)
+    if gold:
+        rows["majority class (none)"] = detector_metrics(gold, ["none"] * len(gold))
     print(render_metrics(rows, fmt, signature))
     if triggers:
         names = sorted({t for v in triggers.values() for t in v})
         print("\n2-class accuracy by trigger (all seeds pooled): " + ", ".join(names))
         for method, accs in triggers.items():
             print(f"  {method:<13}" + " ".join(f"{accs.get(t, float('nan')):6.1f}" for t in names))
+
+
+def _gold(root: Path, methods: list[str]) -> list[str]:
+    """The test split's gold labels (the same for every run: the split depends on --split-seed only)."""
+    for method in methods:
+        for p in sorted(root.glob(f"{method}-s*/predictions-test.jsonl")):
+            return [json.loads(line)["gold"] for line in p.read_text().splitlines()]
+    return []
 
 
 def _trigger_acc(root: Path, method: str) -> dict[str, float]:

@@ -18,8 +18,8 @@ from consistest.tasks.consistest.categories import (
     long_answer,
     nli_pairs,
     returned_question,
-    table7,
 )
+from consistest.tasks.consistest.report import table7
 
 
 def sample(question: str, truth: str, qtype: str, fact: str, history: tuple[str, ...] = ()) -> Sample:

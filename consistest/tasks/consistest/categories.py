@@ -6,8 +6,9 @@ Checked in this order, first match wins (CDConv's order, after "consistent"):
 2. ``intra``: the reply contradicts itself: its yes/no word and short form disagree, the short answer is
    right but the long answer contradicts the fact, the short answer is wrong but the long answer is what
    the fact says, or two of its clauses contradict each other (NLI);
-3. ``role``: it answers as the user would: it returns the question, or claims a fact the user stated in
-   the history (a near copy, or NLI entailment from the user's sentence but not from the fact);
+3. ``role``: it answers as the user would: it returns or repeats the question, tells the user the agent's
+   own fact ("oh , you speak chinese ?"), or claims a fact the user stated in the history (a near copy,
+   or NLI entailment from the user's sentence but not from the fact);
 4. ``history``: it contradicts the fact: a wrong short answer, or NLI finds a contradiction;
 5. ``uninformative``: empty, evasive, generic or off-topic;
 
@@ -20,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from consistest.core.records import Category, Sample, ScoredItem
 from consistest.metrics.clean import split_sentences
@@ -302,41 +302,4 @@ def categorise(
         cat, why = decide(it, by_id[it.id], lookup)
         trig = (triggers or {}).get(it.id, it.trigger)
         out.append(replace(it, category=cat, category_why=why, trigger=trig))
-    return out
-
-
-# ---------------------------------------------------------------- summaries (report.py renders them)
-WRONG_SHORT_ANSWER = frozenset({"wrong_yes_no", "wrong_short_form", "opposite_short_form"})
-
-
-def category_summary(items: Sequence[ScoredItem]) -> dict[str, Any]:
-    """Counts of each category: overall, by question type and (on the triggers config) by trigger."""
-    from consistest.core.records import CATEGORIES
-
-    def count(sub: Sequence[ScoredItem]) -> dict[str, int]:
-        return {c: sum(it.category == c for it in sub) for c in CATEGORIES}
-
-    out: dict[str, Any] = {"version": CATEGORIES_VERSION, "counts": count(items)}
-    out["by_type"] = {t: count([it for it in items if it.type == t]) for t in ("wh", "yn")}
-    triggers = sorted({it.trigger for it in items if it.trigger}, key=lambda t: (t != "original", t))
-    if triggers:
-        out["by_trigger"] = {t: count([it for it in items if it.trigger == t]) for t in triggers}
-    return out
-
-
-def table7(items: Sequence[ScoredItem]) -> dict[str, dict[str, int]]:
-    """The paper's Table 7 for persona Y/N (decided items): wrong answers, and how many of them had a wrong
-    short answer (a wrong yes/no word or short form, or one opposite to the other), by truth yes/no."""
-    from consistest.metrics.rules import truth_polarity
-
-    out = {}
-    rows = [it for it in items if it.source == "pers" and it.type == "yn" and it.score is not None]
-    for name in ("yes", "no", "all"):
-        sub = [it for it in rows if name == "all" or truth_polarity(it.truth) == name]
-        wrong = [it for it in sub if it.score == 0]
-        out[name] = {
-            "items": len(sub),
-            "wrong": len(wrong),
-            "wrong_short_answer": sum(it.outcome in WRONG_SHORT_ANSWER for it in wrong),
-        }
     return out

@@ -7,10 +7,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from consistest.core.records import SOURCES, QType, ScoredItem, Source
+from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
 from consistest.core.stats import N_BOOT, bootstrap_ci
 from consistest.core.tables import format_table
-from consistest.tasks.consistest.categories import NO_TRUTH, category_summary, table7
+from consistest.metrics.rules import truth_polarity
+from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
 
 Row = ScoredItem
 # The paper's Table 5 groups: Persona = pers; History = hist + hist_ext.
@@ -111,6 +112,40 @@ def summarize(
         "bootstrap": {"seed": seed, "n_boot": n_boot, "level": 0.95},
         **dict(extra or {}),
     }
+
+
+WRONG_SHORT_ANSWER = frozenset({"wrong_yes_no", "wrong_short_form", "opposite_short_form"})
+
+
+def category_summary(items: Sequence[ScoredItem]) -> dict[str, Any]:
+    """Counts of each category: overall, by question type and (on the triggers config) by trigger."""
+
+    def count(sub: Sequence[ScoredItem]) -> dict[str, int]:
+        return {c: sum(it.category == c for it in sub) for c in CATEGORIES}
+
+    out: dict[str, Any] = {"version": CATEGORIES_VERSION, "counts": count(items)}
+    out["by_type"] = {t: count([it for it in items if it.type == t]) for t in ("wh", "yn")}
+    triggers = sorted({it.trigger for it in items if it.trigger}, key=lambda t: (t != "original", t))
+    if triggers:
+        out["by_trigger"] = {t: count([it for it in items if it.trigger == t]) for t in triggers}
+    return out
+
+
+def table7(items: Sequence[ScoredItem]) -> dict[str, dict[str, int]]:
+    """The paper's Table 7 for persona Y/N (decided items): wrong answers, and how many of them had a wrong
+    short answer (a wrong yes/no word or short form, or one opposite to the other), by truth yes/no."""
+
+    out = {}
+    rows = [it for it in items if it.source == "pers" and it.type == "yn" and it.score is not None]
+    for name in ("yes", "no", "all"):
+        sub = [it for it in rows if name == "all" or truth_polarity(it.truth) == name]
+        wrong = [it for it in sub if it.score == 0]
+        out[name] = {
+            "items": len(sub),
+            "wrong": len(wrong),
+            "wrong_short_answer": sum(it.outcome in WRONG_SHORT_ANSWER for it in wrong),
+        }
+    return out
 
 
 def pct(x: float | None) -> str:
