@@ -84,6 +84,7 @@ COMMANDS: dict[str, str] = {
     "detect": "consistest.cli.cdconv:detect",
     "detector-pairs": "consistest.cli.cdconv:detector_pairs",
     "generate": "consistest.cli.generate:generate",
+    "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "score": "consistest.cli.score:score",
     "train-detector": "consistest.cli.cdconv:train_detector",
