@@ -40,7 +40,7 @@ class TrainDetectorConfig:
     nli_epochs: int = 1
     nli_max: int | None = 20000
     epochs: int = 5
-    lr: float = 5e-5
+    lr: float | None = None  # None: 3e-4 for a scratch encoder, 5e-5 (the paper's) for a pretrained one
     batch_size: int = 32
     max_length: int = 128
     seed: int = 0
@@ -153,6 +153,8 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         from consistest.models.hf_loader import resolve_device
 
         cfg = replace(cfg, device=resolve_device(cfg.device))
+    if cfg.lr is None:
+        cfg = replace(cfg, lr=3e-4 if det.is_scratch(cfg.base) else 5e-5)
     if cfg.method not in det.METHODS:
         raise InputError(f"unknown method {cfg.method!r}", field="method")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
