@@ -159,6 +159,7 @@ def test_table4_figures_by_hand() -> None:
     assert m["f1_2"] == pytest.approx(100 * (2 / 3 + 0.8) / 2)  # none F1 2/3, contradiction F1 0.8
     assert m["none"] == pytest.approx(100 * 2 / 3) and m["intra"] == 100.0 and m["role"] == 0.0
     assert m["f1_4"] == pytest.approx((100 * 2 / 3 + 100 + 0 + 0) / 4)
+    assert m["recall"] == {"none": 50.0, "intra": 100.0, "role": 0.0, "history": 0.0}
 
 
 @pytest.mark.slow

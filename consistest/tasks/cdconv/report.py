@@ -45,6 +45,9 @@ def detector_metrics(gold: Sequence[str], pred: Sequence[str]) -> dict[str, Any]
         "f1_4": sum(f1[lab] for lab in present) / max(1, len(present)),
         **f1,
         "support": {lab: four["per_class"][lab]["support"] for lab in DETECTOR_LABELS},
+        "recall": {
+            lab: 100 * four["per_class"][lab]["recall"] for lab in DETECTOR_LABELS
+        },  # accuracy by gold class
         "confusion4": four["confusion"],
         "confusion2": two["confusion"],
     }
