@@ -18,7 +18,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from consistest.core.records import CATEGORIES
-from consistest.core.tables import format_table
+from consistest.core.table import format_table
 from consistest.data.dataset_dir import load_samples
 from consistest.models.nli import nli_from_option
 from consistest.tasks.consistest.categories import categorise

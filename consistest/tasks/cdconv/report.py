@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from consistest.core.records import DETECTOR_LABELS
-from consistest.core.tables import format_table
+from consistest.core.table import format_table
 from consistest.metrics.classification import classification_metrics
 
 # CDConv Table 4 (RoBERTa, first trained on Chinese NLI; the authors' random 60/20/20 row split).

@@ -9,7 +9,7 @@ from typing import Any
 
 from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
 from consistest.core.stats import N_BOOT, bootstrap_ci
-from consistest.core.tables import format_table
+from consistest.core.table import format_table
 from consistest.metrics.rules import truth_polarity
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
 

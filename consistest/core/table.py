@@ -1,4 +1,4 @@
-"""Plain-text and Markdown tables for reports (every task prints its figures the same way)."""
+"""Tables for people: aligned text or Markdown, from a header and rows of strings (every report uses it)."""
 
 from __future__ import annotations
 
