@@ -16,6 +16,7 @@ from consistest.cli.options import (
     nli_options,
     pop_respond_config,
 )
+from consistest.tasks.consistest.trigger_config import CONFIGS
 
 
 @click.command()
@@ -25,6 +26,13 @@ from consistest.cli.options import (
     type=click.Path(path_type=Path),
     help="JSONL {id, response} per sample, or the original ConsisTest CSV (rows in dataset order). "
     "Alternative to --model.",
+)
+@click.option(
+    "--config",
+    type=click.Choice(CONFIGS),
+    default="default",
+    show_default=True,
+    help="Dataset config: the benchmark, or its trigger variants (consistest build --triggers).",
 )
 @model_options(required=False)
 @nli_options
@@ -51,6 +59,7 @@ from consistest.cli.options import (
 def score(
     dataset: Path,
     responses: Path | None,
+    config: str,
     nli: str,
     nli_labels: str | None,
     out: Path | None,
@@ -74,7 +83,7 @@ def score(
     cfg = ScoreConfig(
         dataset=dataset,
         responses=responses,
-        out=out or default_run_dir(dataset, responses, respond),
+        out=out or default_run_dir(dataset, responses, respond, config),
         respond=respond,
         nli=nli,
         nli_labels=nli_labels,
@@ -84,14 +93,17 @@ def score(
         n_boot=n_boot,
         method=method,
         quiet=quiet,
+        config=config,
     )
     click.echo(render(run_score(cfg).summary, fmt))
 
 
-def default_run_dir(dataset: Path, responses: Path | None, respond: Any) -> Path:
-    """``runs/<dataset folder>/<model id with / as __>[-<variant>]`` or ``runs/<dataset>/<responses stem>``:
-    the same model scored on the demo and on the full benchmark lands in two folders."""
-    base = Path("runs") / Path(dataset).resolve().name
+def default_run_dir(dataset: Path, responses: Path | None, respond: Any, config: str = "default") -> Path:
+    """``runs/<dataset folder>[-<config>]/<model id with / as __>[-<variant>]`` or
+    ``runs/<dataset>/<responses stem>``: the same model scored on the demo and on the full benchmark (or on
+    its triggers config) lands in different folders."""
+    suffix = "" if config == "default" else f"-{config}"
+    base = Path("runs") / (Path(dataset).resolve().name + suffix)
     if respond is None:
         return base / Path(responses or "responses").stem
     name = respond.model.spec.replace("/", "__").replace(":", "-")

@@ -101,7 +101,7 @@ def _data_path(directory: str | Path) -> tuple[Path, str]:
 
 
 def _load(path: Path, fmt: str) -> list[Sample]:
-    rows = [obj for _, obj in read_jsonl(path)] if fmt == "jsonl" else _read_parquet(path)
+    rows = [obj for _, obj in read_jsonl(path)] if fmt == "jsonl" else read_parquet_rows(path)
     out = []
     for i, row in enumerate(rows):
         missing = [c for c in SAMPLE_COLUMNS if c not in row]
@@ -111,7 +111,7 @@ def _load(path: Path, fmt: str) -> list[Sample]:
     return out
 
 
-def _read_parquet(path: Path) -> list[dict[str, Any]]:
+def read_parquet_rows(path: Path) -> list[dict[str, Any]]:
     import pyarrow as pa
     import pyarrow.parquet as pq
 

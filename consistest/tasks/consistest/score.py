@@ -18,14 +18,16 @@ from consistest.core.records import Sample, ScoredItem
 from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, run_lock
 from consistest.core.signature import make_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
-from consistest.data.dataset_dir import DatasetDir, open_dataset
+from consistest.data.dataset_dir import DatasetDir
 from consistest.metrics.rules import RULES_VERSION
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
+from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
 from consistest.tasks.consistest.methods import Judged, Method, check_method, judge_samples, signature_value
 from consistest.tasks.consistest.report import summarize
 from consistest.tasks.consistest.respond import RespondConfig, respond
 from consistest.tasks.consistest.responses import check_coverage, read_responses
+from consistest.tasks.consistest.trigger_config import config_parts, open_config
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class ScoreConfig:
     n_boot: int = N_BOOT
     method: Method = "paper"  # the paper's hybrid, or "plus" (consistest.metrics.plus)
     quiet: bool = False
+    config: str = "default"  # the dataset config: "default", or "triggers" (consistest build --triggers)
 
 
 @dataclass(frozen=True)
@@ -64,12 +67,15 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         raise InputError("give exactly one of --responses FILE or --model MODEL")
     check_n_boot(cfg.n_boot)
     check_method(cfg.method)
-    ds = open_dataset(cfg.dataset)
+    ds, triggers = open_config(cfg.dataset, cfg.config)
     with run_lock(cfg.out) if cfg.out is not None else contextlib.nullcontext():
         samples, responses, nli, extra = _responses_and_nli(cfg, ds)
         items = score_items(samples, responses, nli, quiet=cfg.quiet, method=cfg.method)
+        items = categorise(items, samples, nli, triggers=triggers, quiet=cfg.quiet)
         subset = subset_tag(cfg.respond, len(ds.samples))
-        signature = score_signature(ds, samples, nli, cfg.respond, subset=subset, method=cfg.method)
+        signature = score_signature(
+            ds, samples, nli, cfg.respond, subset=subset, method=cfg.method, config=cfg.config
+        )
         info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, "method": cfg.method, **extra}
         summary = summarize(items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info)
         if cfg.out is not None:
@@ -158,18 +164,21 @@ def score_signature(
     *,
     subset: str | None = None,
     method: Method = "paper",
+    config: str = "default",
 ) -> str:
-    """The data (its verified hash, a subset when not all of it, memory and distances), the scorer (NLI
-    model and label map, rules version, method) and, for generated responses, the model, variant and
-    decoding."""
+    """The data (its verified hash, the config and a subset when not all of it, memory and distances), the
+    scorer (NLI model and label map, rules version, method, category version) and, for generated responses,
+    the model, variant and decoding."""
     settings = dict((ds.info or {}).get("settings") or {})
     return make_signature(
         [
             ("data", ds.content_hash[:12]),
+            *config_parts(ds, config),
             ("subset", subset),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
             ("method", signature_value(method)),
+            ("cat", CATEGORIES_VERSION),
             ("mem", settings.get("memory")),
             ("d", settings.get("distances") or sorted({s.distance for s in samples})),
             ("paired", settings.get("paired")),
