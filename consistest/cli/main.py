@@ -113,4 +113,6 @@ class LazyGroup(click.Group):
 @click.version_option(__version__, prog_name="consistest")
 @debug_option
 def main() -> None:
-    """ConsisTest: build the factual-consistency benchmark and score chatbots on it."""
+    """Factual consistency of chatbots, three ways: the ConsisTest benchmark (build, generate, score,
+    compare, agree), bot-bot inquiries (converse, rank) and contradiction detection (detect,
+    train-detector)."""
