@@ -1,0 +1,69 @@
+"""Chat model specs: ``hf:DIR_OR_ID`` (or a bare folder/hub id), ``baseline:NAME``; one backend module each.
+
+A backend module provides ``USES_DECODING`` (whether decoding settings apply), ``settings(name, decoding,
+options)`` (what changes a reply; stored with runs, compared on resume; never loads anything) and
+``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one module plus one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from consistest.models.base import ChatModel
+from consistest.models.decoding import Decoding
+
+BACKENDS: dict[str, str] = {
+    "baseline": "consistest.models.baselines",
+    "hf": "consistest.models.hf_chat",
+}
+DEFAULT_BACKEND = "hf"
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``"baseline:generic"`` -> ("baseline", "generic"); a spec without a known prefix is a HF model."""
+    prefix, sep, rest = spec.partition(":")
+    return (prefix, rest) if sep and prefix in BACKENDS else (DEFAULT_BACKEND, spec)
+
+
+def backend(spec: str) -> ModuleType:
+    return importlib.import_module(BACKENDS[split_spec(spec)[0]])
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A chat model as the user named it, with its decoding and backend options (device, batch size...)."""
+
+    spec: str
+    decoding: Decoding = field(default_factory=Decoding)
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """The spec without a ``hf:`` prefix: what the signature calls the model."""
+        kind, rest = split_spec(self.spec)
+        return rest if kind == DEFAULT_BACKEND else self.spec
+
+    @property
+    def uses_decoding(self) -> bool:
+        return bool(backend(self.spec).USES_DECODING)
+
+    def settings(self) -> dict[str, Any]:
+        """Settings that change a reply (no device, batch size or paths of secrets)."""
+        return backend(self.spec).settings(split_spec(self.spec)[1], self.decoding, self.options)
+
+    def signature_value(self) -> str:
+        """The signature's ``dec:`` value: ``none`` for models that ignore decoding settings."""
+        return self.decoding.signature_value() if self.uses_decoding else "none"
+
+    def load(
+        self, quiet: bool = False, extra: Mapping[str, Callable[[], ChatModel]] | None = None
+    ) -> ChatModel:
+        """The ChatModel; ``extra`` maps whole specs to task-provided models (e.g. ``baseline:oracle``)."""
+        if extra and self.spec in extra:
+            return extra[self.spec]()
+        kind, rest = split_spec(self.spec)
+        return importlib.import_module(BACKENDS[kind]).load(rest, self.decoding, self.options, quiet=quiet)
