@@ -13,6 +13,7 @@ with ``generate``). Masked columns (padding, a slot's previous occupant) get no 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from consistest.models.refill_rows import Lookahead
@@ -47,8 +48,15 @@ class BartSlots:
         self.token = torch.full((n,), start, dtype=torch.long, device=device)
         self.columns = torch.arange(max_new, device=device)
         self.rows = torch.arange(n, device=device)
+        self.occupied = torch.zeros(n, dtype=torch.long, device=device)
         self.slot_input: list[int | None] = [None] * n
         self.free = list(range(n))[::-1]  # lowest slot first
+        self.embed, self.embed_scale = dec.embed_tokens.weight, dec.embed_tokens.embed_scale
+        self.pos_embed, self.pos_offset = dec.embed_positions.weight, dec.embed_positions.offset
+        self.embed_norm, self.lm_head = dec.layernorm_embedding, model.lm_head
+        self.bias = model.final_logits_bias.to(device)
+        stacked = all(stacked_projection_is_exact(layer, n) for layer in self.layers)
+        self.weights = [_layer_weights(layer, stacked) for layer in self.layers]
 
     def admit(self, idxs: list[int], inputs: Sequence[Ids]) -> list[tuple[int, int]]:
         """Put each input's cross-attention keys/values into a free slot; it starts at the next step."""
@@ -61,55 +69,100 @@ class BartSlots:
             self.cross_mask[slot] = False
             self.cross_mask[slot, 0, 0, :width] = True
             self.pos[slot], self.token[slot], self.slot_input[slot] = 0, self.start, i
+            self.occupied[slot] = 1
         return []
 
     def release(self, idx: int) -> None:
         slot = self.slot_input.index(idx)
         self.slot_input[slot] = None
-        self.pos[slot] = 0
+        self.pos[slot] = self.occupied[slot] = 0
         self.free.append(slot)
         self.free.sort(reverse=True)
 
     def step(self) -> list[tuple[int, int]]:
         """One decoder step for every slot; the greedy token of each occupied one."""
-        torch, F = self.torch, self.torch.nn.functional
-        dec, pos = self.dec, self.pos
-        x = F.embedding(self.token[:, None], dec.embed_tokens.weight) * dec.embed_tokens.embed_scale
-        x = x + F.embedding(pos[:, None] + dec.embed_positions.offset, dec.embed_positions.weight)
-        x = _norm(dec.layernorm_embedding, x)
+        F, pos, n, head = self.torch.nn.functional, self.pos, len(self.slot_input), self.head_dim
+        x = F.embedding(self.token[:, None], self.embed)
+        if self.embed_scale != 1.0:
+            x = x * self.embed_scale
+        x = _norm(self.embed_norm, x + F.embedding(pos[:, None] + self.pos_offset, self.pos_embed))
         self_mask = (self.columns[None, :] <= pos[:, None])[:, None, None, :]
-        for layer, (k_buf, v_buf), (ck, cv) in zip(self.layers, self.self_kv, self.cross_kv, strict=True):
-            att = layer.self_attn
-            q, k, v = (self._heads(p, x) for p in (att.q_proj, att.k_proj, att.v_proj))
+        for w, (k_buf, v_buf), (ck, cv) in zip(self.weights, self.self_kv, self.cross_kv, strict=True):
+            if len(w.qkv) == 1:
+                q, k, v = F.linear(x, *w.qkv[0]).view(n, 1, -1, head).transpose(1, 2).split(w.heads, dim=1)
+            else:
+                q, k, v = (F.linear(x, *p).view(n, 1, -1, head).transpose(1, 2) for p in w.qkv)
             k_buf[self.rows, :, pos] = k[:, :, 0]
             v_buf[self.rows, :, pos] = v[:, :, 0]
-            x = _norm(layer.self_attn_layer_norm, x + self._attend(att, q, k_buf, v_buf, self_mask))
-            att = layer.encoder_attn
-            o = self._attend(att, self._heads(att.q_proj, x), ck, cv, self.cross_mask)
-            x = _norm(layer.encoder_attn_layer_norm, x + o)
-            h = F.linear(layer.activation_fn(F.linear(x, layer.fc1.weight, layer.fc1.bias)), layer.fc2.weight,
-                         layer.fc2.bias)  # fmt: skip
-            x = _norm(layer.final_layer_norm, x + h)
-        logits = self.model.lm_head(x) + self.model.final_logits_bias.to(x.device)
-        self.token = logits[:, -1, :].to(dtype=torch.float32).argmax(dim=-1)  # as generate picks greedily
-        occupied = [s for s, i in enumerate(self.slot_input) if i is not None]
-        self.pos[occupied] += 1
+            x = _norm(w.self_norm, x + self._attend(q, k_buf, v_buf, self_mask, w.scaling, w.out))
+            q = F.linear(x, *w.cross_q).view(n, 1, -1, head).transpose(1, 2)
+            x = _norm(w.cross_norm, x + self._attend(q, ck, cv, self.cross_mask, w.scaling, w.cross_out))
+            x = _norm(w.final_norm, x + F.linear(w.act(F.linear(x, *w.fc1)), *w.fc2))
+        logits = self.lm_head(x) + self.bias
+        self.token = (
+            logits[:, -1, :].to(dtype=self.torch.float32).argmax(dim=-1)
+        )  # as generate picks greedily
+        pos += self.occupied
         tokens = self.token.tolist()
-        return [(self.slot_input[s], tokens[s]) for s in occupied]  # type: ignore[misc]
+        return [(i, tokens[s]) for s, i in enumerate(self.slot_input) if i is not None]
 
-    def _heads(self, proj: Any, x: Any) -> Any:
-        """[B, 1, d] -> [B, heads, 1, head_dim], as BartAttention shapes its projections."""
-        out = self.torch.nn.functional.linear(x, proj.weight, proj.bias)
-        return out.view(x.shape[0], 1, -1, self.head_dim).transpose(1, 2)
-
-    def _attend(self, att: Any, q: Any, k: Any, v: Any, mask: Any) -> Any:
+    def _attend(self, q: Any, k: Any, v: Any, mask: Any, scaling: float, out: tuple[Any, Any]) -> Any:
         """SDPA attention and the output projection, as BartAttention runs them."""
         F = self.torch.nn.functional
         o = F.scaled_dot_product_attention(
-            q, k, v, attn_mask=mask, dropout_p=0.0, scale=att.scaling, is_causal=False
+            q, k, v, attn_mask=mask, dropout_p=0.0, scale=scaling, is_causal=False
         )
-        o = o.transpose(1, 2).contiguous().reshape(q.shape[0], 1, -1).contiguous()
-        return F.linear(o, att.out_proj.weight, att.out_proj.bias)
+        return F.linear(o.transpose(1, 2).contiguous().reshape(q.shape[0], 1, -1).contiguous(), *out)
+
+
+@dataclass(frozen=True)
+class _LayerWeights:
+    """One BartDecoderLayer's parameters as the step uses them."""
+
+    qkv: tuple[tuple[Any, Any], ...]  # q/k/v projections, stacked into one product when that is exact
+    heads: int
+    scaling: float
+    out: tuple[Any, Any]
+    self_norm: Any
+    cross_q: tuple[Any, Any]
+    cross_out: tuple[Any, Any]
+    cross_norm: Any
+    fc1: tuple[Any, Any]
+    act: Any
+    fc2: tuple[Any, Any]
+    final_norm: Any
+
+
+def _layer_weights(layer: Any, stacked: bool) -> _LayerWeights:
+    import torch
+
+    att, cross = layer.self_attn, layer.encoder_attn
+    projections = (att.q_proj, att.k_proj, att.v_proj)
+    qkv = tuple((p.weight, p.bias) for p in projections)
+    if stacked:
+        qkv = ((torch.cat([p.weight for p in projections]), torch.cat([p.bias for p in projections])),)
+    return _LayerWeights(
+        qkv=qkv, heads=att.num_heads, scaling=att.scaling, out=(att.out_proj.weight, att.out_proj.bias),
+        self_norm=layer.self_attn_layer_norm, cross_q=(cross.q_proj.weight, cross.q_proj.bias),
+        cross_out=(cross.out_proj.weight, cross.out_proj.bias), cross_norm=layer.encoder_attn_layer_norm,
+        fc1=(layer.fc1.weight, layer.fc1.bias), act=layer.activation_fn,
+        fc2=(layer.fc2.weight, layer.fc2.bias), final_norm=layer.final_layer_norm,
+    )  # fmt: skip
+
+
+def stacked_projection_is_exact(layer: Any, batch_size: int) -> bool:
+    """Whether one product with the stacked q/k/v weights gives exactly the three separate products here
+    (it does when the BLAS accumulates each output over the input dimension in the same order; checked
+    rather than assumed)."""
+    import torch
+
+    (weight, bias), separate = _layer_weights(layer, True).qkv[0], _layer_weights(layer, False).qkv
+    gen = torch.Generator().manual_seed(0)
+    x = torch.randn(batch_size, 1, weight.shape[1], generator=gen).to(weight)
+    stacked = torch.nn.functional.linear(x, weight, bias).split(weight.shape[0] // 3, dim=-1)
+    return all(
+        torch.equal(a, torch.nn.functional.linear(x, *p)) for a, p in zip(stacked, separate, strict=True)
+    )
 
 
 def _norm(ln: Any, x: Any) -> Any:

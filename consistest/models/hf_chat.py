@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from consistest.core import log as log_
@@ -32,6 +31,7 @@ DType = Literal["auto", "float32", "float16", "bfloat16"]
 DEVICES: tuple[Device, ...] = get_args(Device)
 DTYPES: tuple[DType, ...] = get_args(DType)
 DEFAULT_BATCH_SIZE = 32
+TOKEN_CACHE = 200_000  # texts whose ids are kept (cleared when full)
 USES_DECODING = True
 
 
@@ -119,7 +119,7 @@ class HFChatModel:
         if self.pad_id is None:
             raise InputError(f"model {model!r}: the tokenizer has neither a pad nor an EOS token")
         self._warned_cut = False
-        self._tokenize = lru_cache(maxsize=200_000)(self._tokenize_uncached)
+        self._tokens: dict[str, tuple[int, ...]] = {}  # text -> ids (no special tokens)
         if settings.chat_template and not getattr(self.tok, "chat_template", None):
             raise InputError(f"model {model!r}: --chat-template given but the tokenizer has no chat template")
         if not settings.chat_template:
@@ -132,11 +132,17 @@ class HFChatModel:
         self.quiet = quiet
 
     # -- encoding -------------------------------------------------------------------------------------------
-    def _tokenize_uncached(self, text: str) -> tuple[int, ...]:
-        return tuple(self.tok(text, add_special_tokens=False)["input_ids"])
-
     def tokenize(self, text: str) -> list[int]:
-        return list(self._tokenize(text))
+        if text not in self._tokens:
+            self._remember([text])
+        return list(self._tokens[text])
+
+    def _remember(self, texts: Sequence[str]) -> None:
+        """Tokenize ``texts`` in one call (the fast tokenizers batch them) into the cache."""
+        if len(self._tokens) > TOKEN_CACHE:
+            self._tokens.clear()
+        ids = self.tok(list(texts), add_special_tokens=False)["input_ids"]
+        self._tokens.update(zip(texts, map(tuple, ids), strict=True))
 
     def _affixes(self) -> tuple[list[int], list[int]]:
         """The ids the tokenizer adds before and after a text (BART: <s> ... </s>, GPT-2: nothing)."""
@@ -167,18 +173,19 @@ class HFChatModel:
 
     def encode(self, conv: Conversation) -> list[int]:
         """Token ids of one conversation (speaker tokens or chat template), cut to the model's length."""
-        if self.cfg.chat_template:
-            ids = self._chat_ids(conv)
-        else:
-            ids = encode_ids(
-                conv,
-                self.tokenize,
-                speakers=self.cfg.speaker_tokens,
-                utterance_max_tokens=self.cfg.utterance_max_tokens,
-                prefix=self.prefix,
-                suffix=self.suffix,
-            )
-        return self._fit(ids)
+        return self._fit(
+            self._chat_ids(conv) if self.cfg.chat_template else self._render(conv, self.tokenize)
+        )
+
+    def _render(self, conv: Conversation, tokenize: Callable[[str], list[int]]) -> list[int]:
+        return encode_ids(
+            conv,
+            tokenize,
+            speakers=self.cfg.speaker_tokens,
+            utterance_max_tokens=self.cfg.utterance_max_tokens,
+            prefix=self.prefix,
+            suffix=self.suffix,
+        )
 
     def _chat_ids(self, conv: Conversation) -> list[int]:
         n = self.cfg.utterance_max_tokens
@@ -214,6 +221,16 @@ class HFChatModel:
     # -- generation -----------------------------------------------------------------------------------------
     def groups(self, items: Sequence[Item]) -> list[tuple[tuple[int, ...], list[str]]]:
         """(distinct input ids, the item ids sharing it), sorted by input length."""
+        if not self.cfg.chat_template:  # every text the rendering will tokenize, tokenized in one call
+            texts: dict[str, None] = {}
+
+            def record(text: str) -> list[int]:
+                texts[text] = None
+                return []
+
+            for _, conv in items:
+                self._render(conv, record)
+            self._remember([t for t in texts if t not in self._tokens])
         groups: dict[tuple[int, ...], list[str]] = {}
         for item_id, conv in items:
             groups.setdefault(tuple(self.encode(conv)), []).append(item_id)

@@ -32,6 +32,9 @@ from consistest.models.refill_rows import HFRows, Rows
 from consistest.models.refill_support import bart_fast_path, decoder_start, eos_ids
 
 SEGMENT_BATCHES = 32  # a slice holds this many batches' worth of inputs
+FLUSH_SECONDS = (
+    2.0  # after the first group, finished replies are handed over (and written) at most this often
+)
 Ids = Sequence[int]
 
 
@@ -58,14 +61,19 @@ class RefillDecoder:
         return HFRows(self.model, self.batch_size, self.pad_id, self.start)
 
     def run(self, inputs: Sequence[Ids]) -> Iterator[list[tuple[int, list[int]]]]:
-        """Yield (input index, generated ids) for every input, in groups of about ``batch_size`` rows, as
-        they finish. The batch starts empty, so the result depends on ``inputs`` alone."""
+        """Yield (input index, generated ids) for every input: the first ``batch_size`` rows to finish, then
+        groups of at least ``batch_size`` rows at most every ``FLUSH_SECONDS`` (each group costs the caller
+        a write and an fsync), then the rest. The batch starts empty, so the result depends on ``inputs``
+        alone."""
+        import time
+
         import torch
 
         rows = self.rows(inputs)
         pending: deque[int] = deque(range(len(inputs)))
         out: dict[int, list[int]] = {}  # input index -> ids so far, for the rows in the batch
         done: list[tuple[int, list[int]]] = []
+        last = -FLUSH_SECONDS
         while pending or out:
             with torch.inference_mode():
                 free = self.batch_size - len(out)
@@ -81,8 +89,8 @@ class RefillDecoder:
                 if len(ids) >= self.max_new or token in self.eos:
                     done.append((i, out.pop(i)))
                     rows.release(i)
-            if len(done) >= self.batch_size:
+            if len(done) >= self.batch_size and time.monotonic() - last >= FLUSH_SECONDS:
                 yield done
-                done = []
+                done, last = [], time.monotonic()
         if done:
             yield done
