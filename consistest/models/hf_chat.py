@@ -139,6 +139,8 @@ class HFChatModel:
 
     def _remember(self, texts: Sequence[str]) -> None:
         """Tokenize ``texts`` in one call (the fast tokenizers batch them) into the cache."""
+        if not texts:
+            return
         if len(self._tokens) > TOKEN_CACHE:
             self._tokens.clear()
         ids = self.tok(list(texts), add_special_tokens=False)["input_ids"]
