@@ -6,7 +6,13 @@ import pytest
 
 from consistest.core.errors import InputError
 from consistest.core.records import Conversation, Sample, Turn
-from consistest.models.rendering import chat_messages, encode_ids, parse_speakers
+from consistest.models.rendering import (
+    SYSTEM_PROMPTS,
+    chat_messages,
+    encode_ids,
+    parse_speakers,
+    system_message,
+)
 from consistest.tasks.consistest.prompts import conversation, fact_sentence_index, speaker_roles
 
 USER, AGENT = "user", "assistant"
@@ -141,12 +147,26 @@ def test_encode_ids_no_cut_and_custom_speakers() -> None:
 
 def test_chat_messages_persona_as_system_and_cut_turns() -> None:
     ctx = conversation(sample(history=["i am a nurse .", "what do you do ?"], fact_index=0), "standard")
-    msgs = chat_messages(ctx, truncate=lambda s: s[:4])
+    msgs = chat_messages(ctx, truncate=lambda s: s[:4], system_prompt="persona")
     assert msgs == [
         {"role": "system", "content": "i have a dog . i like tea ."},
         {"role": "assistant", "content": "i am"},
         {"role": "user", "content": "what"},
     ]
+
+
+def test_default_system_message_asks_to_stay_in_character() -> None:
+    ctx = conversation(sample(history=["what do you do ?"]), "standard")
+    assert chat_messages(ctx)[0] == {"role": "system", "content": system_message(ctx.persona, "persona-v1")}
+    assert system_message(["i have a dog .", "i like tea ."]) == (
+        "You are chatting with someone you just met. Stay in character as the person described below and "
+        "answer briefly, in one or two short sentences.\nYour persona: i have a dog . i like tea ."
+    )
+    # a system message is always sent, so templates never inject their own default one
+    assert all(chat_messages(Context((), ((USER, "hi"),)), system_prompt=p)[0]["role"] == "system"
+               for p in SYSTEM_PROMPTS)  # fmt: skip
+    with pytest.raises(InputError, match="unknown system prompt"):
+        system_message(["x ."], "persona-v9")
 
 
 @pytest.mark.parametrize("spec, out", [("<user>,<agent>", ("<user>", "<agent>")), (" A , B ", ("A", "B"))])
@@ -158,3 +178,22 @@ def test_parse_speakers(spec: str, out: tuple[str, str]) -> None:
 def test_parse_speakers_rejects(spec: str) -> None:
     with pytest.raises(InputError):
         parse_speakers(spec)
+
+
+@pytest.mark.parametrize(
+    "spec, options, prompt",
+    [
+        ("some/bart", {}, "speakers"),
+        ("some/chat-model", {"chat_template": True}, "chat-persona-v1"),
+        ("some/chat-model", {"chat_template": True, "system_prompt": "persona"}, "chat-persona"),
+        ("openai:gpt-x", {"chat_template": False}, "chat-persona-v1"),  # endpoints always take messages
+        ("baseline:retrieval", {}, None),
+    ],
+)
+def test_rendering_is_named_in_the_signature(spec: str, options: dict, prompt: str | None) -> None:
+    from consistest.models.registry import ModelSpec
+
+    model = ModelSpec(spec, options=options)
+    assert model.prompt_value() == prompt
+    if spec.startswith("some/"):  # the HF settings store the system prompt only when it is used
+        assert ("system_prompt" in model.settings()) == bool(options.get("chat_template"))

@@ -13,6 +13,7 @@ from consistest.data.dataset_dir import write_samples
 from consistest.models.base import replies
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
+from consistest.models.rendering import system_message
 from consistest.tasks.consistest.prompts import VARIANTS, conversation
 from consistest.tasks.consistest.respond import RespondConfig, respond
 from tests.helpers import run_cli
@@ -192,7 +193,7 @@ def test_chat_template_persona_as_system(tmp_path) -> None:
     r = hf(path, chat_template=True, utterance_max_tokens=0)
     text = r.tok.decode(r.encode(conversation(toy_samples()[2])))
     assert text == (
-        f"[system] {' '.join(PERSONA)}\n[user] hi there\n[assistant] i am a nurse .\n"
+        f"[system] {system_message(PERSONA)}\n[user] hi there\n[assistant] i am a nurse .\n"
         "[user] what do you do for a living ?\n[assistant]"
     )
     assert len(reply(r, toy_samples()[:2])) == 2

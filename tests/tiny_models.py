@@ -364,3 +364,73 @@ def talking_nli(directory: str | Path, tok, centre_pairs: Sequence[tuple[str, st
     model.save_pretrained(str(directory))
     tok.save_pretrained(str(directory))
     return directory
+
+
+# --- Tiny chat model (a Llama with a chat template), e.g. for `transformers serve` ----------------------
+
+CHAT_TEMPLATE = (
+    "{% for m in messages %}{{ '<|' + m['role'] + '|>' + m['content'] + '<|end|>' + '\n' }}{% endfor %}"
+    "{% if add_generation_prompt %}{{ '<|assistant|>' }}{% endif %}"
+)
+CHAT_SPECIALS = ["<pad>", "<s>", "</s>", "<unk>", "<|system|>", "<|user|>", "<|assistant|>", "<|end|>"]
+
+
+def _chat_corpus() -> list[str]:
+    subjects = ["i", "you", "my sister", "our dog", "the teacher", "my friend", "we", "they"]
+    verbs = ["love", "hate", "like", "own", "want", "visit", "cook", "play"]
+    objects = ["cats", "dogs", "pizza", "the beach", "music", "soccer", "books", "mountains", "two kids"]
+    tails = ["every day.", "on weekends."]
+    return [f"{s} {v} {o} {t}" for s in subjects for v in verbs for o in objects for t in tails] + list(
+        TINY_CORPUS
+    )
+
+
+def tiny_chat_model(directory: str | Path, *, seed: int = 0, vocab: int = 512) -> Path:
+    """Save a random 2-layer Llama chat model (greedy, 16 new tokens, stops at ``<|end|>``) and its
+    byte-level tokenizer with a chat template to ``directory``; return it. Loads with the Auto classes, so
+    ``transformers serve DIR`` serves it.
+
+    Untied embeddings (tied random ones make greedy repeat the last prompt token), and special tokens and
+    byte tokens that do not decode to printable ASCII are suppressed, so replies are readable pseudo-words.
+    """
+    import torch
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import GenerationConfig, LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+    directory = Path(directory)
+    bpe = Tokenizer(models.BPE(unk_token="<unk>"))
+    bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    bpe.decoder = decoders.ByteLevel()
+    bpe.post_processor = processors.ByteLevel(trim_offsets=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab, special_tokens=CHAT_SPECIALS, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()
+    )
+    bpe.train_from_iterator(_chat_corpus(), trainer=trainer)
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=bpe, bos_token="<s>", eos_token="</s>", pad_token="<pad>", unk_token="<unk>",
+        additional_special_tokens=CHAT_SPECIALS[4:],
+    )  # fmt: skip
+    tok.chat_template = CHAT_TEMPLATE
+    end_id = tok.convert_tokens_to_ids("<|end|>")
+    stops = [tok.eos_token_id, end_id]
+    torch.manual_seed(seed)
+    config = LlamaConfig(
+        vocab_size=len(tok), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=512,
+        bos_token_id=tok.bos_token_id, eos_token_id=stops, pad_token_id=tok.pad_token_id,
+        tie_word_embeddings=False,
+    )  # fmt: skip
+    model = LlamaForCausalLM(config).eval()
+    suppress = sorted(
+        i
+        for i in tok.get_vocab().values()
+        if i not in stops
+        and (i in tok.all_special_ids or not (t := tok.decode([i])).isascii() or not t.isprintable())
+    )
+    model.generation_config = GenerationConfig(
+        do_sample=False, max_new_tokens=16, suppress_tokens=suppress, bos_token_id=tok.bos_token_id,
+        eos_token_id=stops, pad_token_id=tok.pad_token_id,
+    )  # fmt: skip
+    model.save_pretrained(str(directory))
+    tok.save_pretrained(str(directory))
+    return directory

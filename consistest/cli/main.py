@@ -82,6 +82,7 @@ COMMANDS: dict[str, str] = {
     "build": "consistest.cli.build:build",
     "compare": "consistest.cli.score:compare",
     "generate": "consistest.cli.generate:generate",
+    "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "score": "consistest.cli.score:score",
     "train-nli": "consistest.cli.nli:train_nli",

@@ -14,6 +14,8 @@ import click
 from consistest.core.stats import N_BOOT
 from consistest.models.hf_chat import DEFAULT_BATCH_SIZE, DEVICES, DTYPES
 from consistest.models.nli import DEFAULT_NLI
+from consistest.models.openai_chat import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
+from consistest.models.rendering import DEFAULT_SYSTEM_PROMPT, SYSTEM_PROMPTS
 from consistest.tasks.consistest.prompts import VARIANTS
 
 FORMATS = ("table", "json", "markdown")
@@ -36,11 +38,25 @@ HF_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (("--utterance-max-tokens",), dict(type=int, default=32, show_default=True,
         help="Cut each history utterance (question included) to this many tokens; 0 = no cut.")),
     (("--chat-template",), dict(is_flag=True,
-        help="Render with the tokenizer's chat template (persona = system).")),
+        help="Render with the tokenizer's chat template (system message = --system-prompt).")),
+    (("--system-prompt",), dict(type=click.Choice(SYSTEM_PROMPTS), default=DEFAULT_SYSTEM_PROMPT,
+        show_default=True, help="Chat rendering (--chat-template, openai:): a versioned instruction to stay "
+        "in character and answer briefly, then the persona; 'persona' = the persona alone.")),
     (("--device",), dict(type=click.Choice(DEVICES), default="auto", show_default=True)),
     (("--dtype",), dict(type=click.Choice(DTYPES), default="auto", show_default=True,
         help="auto = float32 on CPU, the checkpoint's dtype on CUDA.")),
     (("--batch-size",), dict(type=int, default=DEFAULT_BATCH_SIZE, show_default=True)),
+]  # fmt: skip
+# Options of OpenAI-compatible endpoints (openai:NAME); none of them changes a reply.
+ENDPOINT_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
+    (("--api-base",), dict(default=None, help="Endpoint URL for openai:NAME "
+        "[default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1]; the key is read from $OPENAI_API_KEY.")),
+    (("--concurrency",), dict(type=int, default=DEFAULT_CONCURRENCY, show_default=True,
+        help="Requests in flight (openai:).")),
+    (("--request-timeout",), dict(type=float, default=DEFAULT_TIMEOUT, show_default=True,
+        help="Seconds per request before it is retried (openai:).")),
+    (("--max-retries",), dict(type=int, default=DEFAULT_MAX_RETRIES, show_default=True,
+        help="Retries with exponential backoff on connection errors, timeouts, 429 and 5xx (openai:).")),
 ]  # fmt: skip
 DECODING_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (("--max-new-tokens",), dict(type=int, default=25, show_default=True)),
@@ -54,10 +70,14 @@ RUN_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (("--input-variant",), dict(type=click.Choice(VARIANTS), default="standard", show_default=True,
         help="Fact-injection ablation (see consistest.tasks.consistest.prompts).")),
     (("--limit",), dict(type=int, default=None, help="Only the first N samples (a smoke run, named so).")),
+    (("--sample",), dict(type=int, default=None, help="A seeded stratified subset of about N samples "
+        "(by source, type and distance; both distances of a QA together), named in the signature.")),
+    (("--sample-seed",), dict(type=int, default=0, show_default=True, help="Seed of --sample.")),
     (("--overwrite",), dict(is_flag=True, help="Discard an existing run in the output folder.")),
 ]  # fmt: skip
 MODEL_HELP = (
     "Chat model: a HF model id or local folder (BART/T5/GPT-2/chat models; or hf:ID), "
+    "openai:NAME (a model served by an OpenAI-compatible endpoint, see --api-base), "
     "or baseline:oracle|retrieval|generic."
 )
 
@@ -70,7 +90,7 @@ def model_options(fn: Callable[..., Any] | None = None, *, required: bool = True
     """--model, its backend and decoding options, and the run options (variant, limit, overwrite)."""
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
-        f = _stack(RUN_OPTIONS + HF_OPTIONS + DECODING_OPTIONS)(f)
+        f = _stack(RUN_OPTIONS + HF_OPTIONS + ENDPOINT_OPTIONS + DECODING_OPTIONS)(f)
         return click.option("--model", "model", required=required, default=None, help=MODEL_HELP)(f)
 
     return decorate(fn) if fn is not None else decorate
@@ -86,8 +106,9 @@ def pop_respond_config(kwargs: dict[str, Any]) -> Any:
     spec = kwargs.pop("model", None)
     decoding = {_key(d): kwargs.pop(_key(d)) for d, _ in DECODING_OPTIONS}
     backend = {_key(d): kwargs.get(_key(d)) for d, _ in HF_OPTIONS}  # kept: the NLI model uses some too
+    backend.update({_key(d): kwargs.pop(_key(d)) for d, _ in ENDPOINT_OPTIONS})
     run = {_key(d): kwargs.pop(_key(d)) for d, _ in RUN_OPTIONS}
-    for k in ("speaker_tokens", "utterance_max_tokens", "chat_template", "dtype"):
+    for k in ("speaker_tokens", "utterance_max_tokens", "chat_template", "system_prompt", "dtype"):
         kwargs.pop(k)
     if spec is None:
         return None

@@ -77,5 +77,10 @@ def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[
     return {}
 
 
+def prompt_tag(name: str, options: Mapping[str, Any]) -> None:
+    """Baselines read conversations directly: no rendering to name in the signature."""
+    return None
+
+
 def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> BaselineModel:
     return BaselineModel(name)

@@ -24,7 +24,13 @@ from consistest.models.decoding import Decoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
 from consistest.models.refill import SEGMENT_BATCHES, RefillDecoder
 from consistest.models.refill_support import unsupported
-from consistest.models.rendering import DEFAULT_SPEAKERS, chat_messages, encode_ids
+from consistest.models.rendering import (
+    DEFAULT_SPEAKERS,
+    DEFAULT_SYSTEM_PROMPT,
+    chat_messages,
+    check_system_prompt,
+    encode_ids,
+)
 
 Device = Literal["auto", "cpu", "cuda"]
 DType = Literal["auto", "float32", "float16", "bfloat16"]
@@ -43,6 +49,7 @@ class HFSettings:
     dtype: str = "auto"
     batch_size: int = DEFAULT_BATCH_SIZE
     chat_template: bool = False
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT  # with chat_template only
     speaker_tokens: tuple[str, str] = DEFAULT_SPEAKERS
     utterance_max_tokens: int = 32
 
@@ -55,6 +62,7 @@ class HFSettings:
             raise InputError(f"must be at least 1, got {self.batch_size}", field="batch-size")
         if self.utterance_max_tokens < 0:
             raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
+        check_system_prompt(self.system_prompt)
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> HFSettings:
@@ -72,9 +80,16 @@ def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[
         "speaker_tokens": list(hf.speaker_tokens),
         "utterance_max_tokens": hf.utterance_max_tokens,
         "chat_template": hf.chat_template,
+        **({"system_prompt": hf.system_prompt} if hf.chat_template else {}),
         "dtype": hf.dtype,
         **decoding.settings(),
     }
+
+
+def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
+    """The signature's ``prompt:`` value: ``speakers`` or ``chat-<system prompt>``."""
+    hf = HFSettings.from_options(options)
+    return f"chat-{hf.system_prompt}" if hf.chat_template else "speakers"
 
 
 def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> HFChatModel:
@@ -95,6 +110,12 @@ def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
         dtype=torch_dtype,
     )
     return tok, model.to(device).eval()
+
+
+def _generation_eos(model: Any) -> set[int]:
+    """The end-of-turn ids of the model's generation config (an int or a list)."""
+    eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    return set() if eos is None else {eos} if isinstance(eos, int) else set(eos)
 
 
 class HFChatModel:
@@ -128,6 +149,8 @@ class HFChatModel:
         eos = [self.tok.eos_token_id] if self.tok.eos_token_id is not None else []
         self.suffix = self.tokenize(settings.speaker_tokens[1]) if self.decoder_only else eos
         self.stop_ids = set(eos) | {self.pad_id} | self._single_ids(settings.speaker_tokens)
+        if settings.chat_template:  # chat models may end a turn with their own token (<|end|>, <|eot_id|>)
+            self.stop_ids |= _generation_eos(self.model)
         self._refill_decoder: RefillDecoder | None | bool = False  # False: not decided yet
         self.quiet = quiet
 
@@ -198,7 +221,7 @@ class HFChatModel:
 
         try:
             text = self.tok.apply_chat_template(
-                chat_messages(conv, cut), tokenize=False, add_generation_prompt=True
+                chat_messages(conv, cut, self.cfg.system_prompt), tokenize=False, add_generation_prompt=True
             )
         except Exception as e:  # template errors are jinja exceptions of several types
             raise InputError(f"model {self.name!r}: chat template failed: {e}") from None

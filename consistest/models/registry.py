@@ -1,8 +1,11 @@
-"""Chat model specs: ``hf:DIR_OR_ID`` (or a bare folder/hub id), ``baseline:NAME``; one backend module each.
+"""Chat model specs: ``hf:DIR_OR_ID`` (or a bare folder/hub id), ``baseline:NAME``, ``openai:NAME``; one
+backend module each.
 
 A backend module provides ``USES_DECODING`` (whether decoding settings apply), ``settings(name, decoding,
-options)`` (what changes a reply; stored with runs, compared on resume; never loads anything) and
-``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one module plus one line here.
+options)`` (what changes a reply; stored with runs, compared on resume; never loads anything),
+``prompt_tag(name, options)`` (how conversations are rendered, for the signature's ``prompt:``; None when
+there is no rendering) and ``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one
+module plus one line here.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from consistest.models.decoding import Decoding
 BACKENDS: dict[str, str] = {
     "baseline": "consistest.models.baselines",
     "hf": "consistest.models.hf_chat",
+    "openai": "consistest.models.openai_chat",
 }
 DEFAULT_BACKEND = "hf"
 
@@ -54,6 +58,10 @@ class ModelSpec:
     def settings(self) -> dict[str, Any]:
         """Settings that change a reply (no device, batch size or paths of secrets)."""
         return backend(self.spec).settings(split_spec(self.spec)[1], self.decoding, self.options)
+
+    def prompt_value(self) -> str | None:
+        """The signature's ``prompt:`` value (``speakers``, ``chat-persona-v1``; None for baselines)."""
+        return backend(self.spec).prompt_tag(split_spec(self.spec)[1], self.options)
 
     def signature_value(self) -> str:
         """The signature's ``dec:`` value: ``none`` for models that ignore decoding settings."""

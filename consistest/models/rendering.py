@@ -9,18 +9,34 @@ Each turn, speaker token included, is cut to ``utterance_max_tokens`` tokens; th
 ``prefix`` is what the tokenizer puts before a text (BART's ``<s>``), ``suffix`` is EOS for
 encoder-decoder models and the agent token for decoder-only models, which generate the reply after it.
 
-Chat messages, for chat models' templates: the persona as the system message, then alternating
-user/assistant turns.
+Chat messages, for chat models (their own chat template, or an OpenAI-compatible endpoint): a system
+message built from a versioned prompt and the persona, then alternating user/assistant turns ending with
+the question. A system message is always sent, so templates that inject a default one when there is none
+(SmolLM2: "You are a helpful AI assistant named SmolLM") never do. The prompt's name is its version: a new
+wording gets a new name, and the name goes into the signature (``prompt:chat-persona-v1``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Literal, get_args
 
 from consistest.core.errors import InputError
 from consistest.core.records import Conversation
 
 DEFAULT_SPEAKERS: tuple[str, str] = ("<user>", "<agent>")
+
+# System prompts for chat rendering, by name; never edit one in place (add persona-v2 instead).
+SystemPrompt = Literal["persona-v1", "persona"]
+SYSTEM_PROMPTS: tuple[SystemPrompt, ...] = get_args(SystemPrompt)
+DEFAULT_SYSTEM_PROMPT: SystemPrompt = "persona-v1"
+_SYSTEM_TEMPLATES: dict[SystemPrompt, str] = {
+    "persona-v1": (
+        "You are chatting with someone you just met. Stay in character as the person described below and "
+        "answer briefly, in one or two short sentences.\nYour persona: {persona}"
+    ),
+    "persona": "{persona}",  # the persona sentences alone (the rendering before persona-v1)
+}
 
 Tokenize = Callable[[str], list[int]]
 
@@ -49,13 +65,29 @@ def encode_ids(
     return ids
 
 
-def chat_messages(conv: Conversation, truncate: Callable[[str], str] | None = None) -> list[dict[str, str]]:
-    """Chat-template messages: the persona as the system message, then the turns by role.
+def check_system_prompt(name: str) -> SystemPrompt:
+    if name not in SYSTEM_PROMPTS:
+        known = ", ".join(SYSTEM_PROMPTS)
+        raise InputError(f"unknown system prompt {name!r}, expected one of {known}", field="system-prompt")
+    return name  # type: ignore[return-value]
+
+
+def system_message(persona: Sequence[str], prompt: str = DEFAULT_SYSTEM_PROMPT) -> str:
+    """The system message: the named prompt with the persona sentences joined by spaces."""
+    return _SYSTEM_TEMPLATES[check_system_prompt(prompt)].format(persona=" ".join(persona))
+
+
+def chat_messages(
+    conv: Conversation,
+    truncate: Callable[[str], str] | None = None,
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT,
+) -> list[dict[str, str]]:
+    """Chat messages: the system message (prompt + persona), then the turns by role.
 
     ``truncate`` (e.g. keep the first 32 tokens) is applied to each turn, never to the persona.
     """
     cut = truncate or (lambda s: s)
-    messages = [{"role": "system", "content": " ".join(conv.persona)}]
+    messages = [{"role": "system", "content": system_message(conv.persona, system_prompt)}]
     messages += [{"role": t.role, "content": cut(t.text)} for t in conv.turns]
     return messages
 

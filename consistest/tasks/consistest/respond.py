@@ -20,6 +20,7 @@ from consistest.models.registry import ModelSpec
 from consistest.models.runner import RunInfo, run_responses
 from consistest.tasks.consistest.baselines import ORACLE, OracleModel
 from consistest.tasks.consistest.prompts import check_variant, conversation
+from consistest.tasks.consistest.subsets import sample_tag, stratified_sample
 
 
 @dataclass(frozen=True)
@@ -29,22 +30,30 @@ class RespondConfig:
     model: ModelSpec
     input_variant: str = "standard"
     limit: int | None = None  # the first N samples only: a smoke run, named in the signature
+    sample: int | None = None  # a seeded stratified subset of N samples (see .subsets), named too
+    sample_seed: int = 0
     overwrite: bool = False
 
     def __post_init__(self) -> None:
         check_variant(self.input_variant)
         if self.limit is not None and self.limit < 0:
             raise InputError(f"must be >= 0, got {self.limit}", field="limit")
+        if self.sample is not None and self.sample < 1:
+            raise InputError(f"must be at least 1, got {self.sample}", field="sample")
+        if self.sample is not None and self.limit is not None:
+            raise InputError("give --limit or --sample, not both", field="sample")
 
     def settings(self) -> dict[str, Any]:
         """Every setting that changes a response (not batch size, device, limit): stored with the run."""
         return {"model": self.model.name, "input_variant": self.input_variant, **self.model.settings()}
 
     def signature_parts(self) -> list[tuple[str, str]]:
-        """model, input variant and decoding (``greedy-25``, ``beam4-25``, ``none`` for baselines)."""
+        """model, input variant, rendering (``speakers``, ``chat-persona-v1``; none for baselines) and
+        decoding (``greedy-25``, ``beam4-25``, ``none`` for baselines)."""
         return [
             ("model", self.model.name),
             ("input", self.input_variant),
+            ("prompt", self.model.prompt_value()),
             ("dec", self.model.signature_value()),
         ]
 
@@ -53,7 +62,18 @@ class RespondConfig:
         return make_signature([("data", data_hash), *self.signature_parts()])
 
     def subset(self, samples: Sequence[Sample]) -> list[Sample]:
+        """The samples answered: all, the first ``limit``, or a stratified ``sample``."""
+        if self.sample is not None:
+            return stratified_sample(samples, self.sample, self.sample_seed)
         return list(samples if self.limit is None else samples[: self.limit])
+
+    def subset_tag(self, n_total: int) -> str | None:
+        """The signature's ``subset:`` value (``first-N``, ``sample-N-sSEED``); None for the whole dataset."""
+        if self.sample is not None and self.sample < n_total:
+            return sample_tag(self.sample, self.sample_seed)
+        if self.limit is not None and self.limit < n_total:
+            return f"first-{self.limit}"
+        return None
 
 
 def dataset_hash(samples: Sequence[Sample]) -> str:

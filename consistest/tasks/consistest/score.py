@@ -105,10 +105,9 @@ def _nli(cfg: ScoreConfig) -> NLI | None:
 
 
 def subset_tag(cfg: RespondConfig | None, n_total: int) -> str | None:
-    """``first-N`` when --limit keeps fewer samples than the dataset has (a smoke run, not the benchmark)."""
-    if cfg is None or cfg.limit is None or cfg.limit >= n_total:
-        return None
-    return f"first-{cfg.limit}"
+    """``first-N`` (--limit, a smoke run) or ``sample-N-sSEED`` (--sample) when fewer samples than the
+    dataset has are scored: not the benchmark's number."""
+    return None if cfg is None else cfg.subset_tag(n_total)
 
 
 def check_n_boot(n_boot: int) -> None:

