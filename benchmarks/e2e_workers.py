@@ -2,8 +2,8 @@
 Hugging Face ``generate`` in fixed batches (the baseline for real models).
 
     python benchmarks/e2e_workers.py consistest STAGES.json -- score --dataset D --model M ...
-    python benchmarks/e2e_workers.py plain OUT.jsonl --model M --dataset D [--limit N] [--batch-size 16]
-        [--max-new-tokens 25] [--chat-template]
+    python benchmarks/e2e_workers.py plain OUT.jsonl --model M --dataset D [--limit N | --sample N]
+        [--batch-size 16] [--max-new-tokens 25] [--chat-template]
 
 ``consistest`` runs the real command line (``consistest.cli.main``) after wrapping the functions that make
 up its stages; each stage includes the imports it triggers (torch and transformers are imported lazily).
@@ -110,6 +110,7 @@ def plain_worker(out: Path, argv: list[str]) -> int:
     ap.add_argument("--model", required=True)
     ap.add_argument("--dataset", type=Path, required=True)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--sample", type=int, default=0)
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--max-new-tokens", type=int, default=25)
     ap.add_argument("--chat-template", action="store_true")
@@ -120,9 +121,12 @@ def plain_worker(out: Path, argv: list[str]) -> int:
     from consistest.models.decoding import Decoding
     from consistest.models.hf_chat import HFChatModel, HFSettings
     from consistest.tasks.consistest.prompts import conversation
+    from consistest.tasks.consistest.subsets import stratified_sample
 
     torch.set_num_threads(1)
     samples = load_samples(opts.dataset)[: opts.limit or None]
+    if opts.sample:  # the same subset as consistest's --sample N (seed 0)
+        samples = stratified_sample(samples, opts.sample, 0)
     settings = HFSettings(device="cpu", batch_size=opts.batch_size, chat_template=opts.chat_template)
     model = HFChatModel(opts.model, Decoding(max_new_tokens=opts.max_new_tokens), settings, quiet=True)
     with out.open("w") as f:

@@ -2,7 +2,7 @@
 pipeline on the same inputs; or a real chat model's generation against plain ``generate``.
 
     python benchmarks/end_to_end.py [--reference DIR] [--rounds 2] [--work runs/bench-e2e] [--limit N]
-    python benchmarks/end_to_end.py --model /path/to/SmolLM2 --limit 200 --chat-template [--rounds 2]
+    python benchmarks/end_to_end.py --model /path/to/SmolLM2 --chat-template --sample 200 [--rounds 2]
 
 Tiny mode builds (once, into WORK/models) the talking tiny BART and a tiny NLI model
 (``tests/tiny_models.py``: untied weights N(0, 0.2), specials other than ``</s>`` masked, an end-of-sentence
@@ -68,12 +68,12 @@ def timed(side: str, rnd: int, argv: list[str], stages_json: Path | None, log: P
     return Run(side, rnd, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, load, stages)
 
 
-def build_inputs(work: Path, quiet: bool = True) -> tuple[Path, Path, Path]:
+def build_inputs(work: Path) -> tuple[Path, Path, Path]:
     """The talking BART, the tiny NLI model and the ConsisTest-02 dataset, built once into ``work``."""
     sys.path.insert(0, str(ROOT))
     from tests.tiny_models import talking_bart, talking_nli, talking_tokenizer
 
-    models, dataset = work / "models", work / "consistest-02"
+    models = work / "models"
     if not (models / "nli" / "config.json").exists():
         dialogues = json.loads((SHARED / "personachat/consistest_valid.json").read_text())
         texts = [t for k in sorted(dialogues, key=lambda x: (len(x), x))
@@ -81,6 +81,12 @@ def build_inputs(work: Path, quiet: bool = True) -> tuple[Path, Path, Path]:
         tok = talking_tokenizer(models / "tokenizer", texts)
         talking_bart(models / "bart", tok)
         talking_nli(models / "nli", tok, [(texts[i], texts[i + 7]) for i in range(0, 256 * 13, 13)])
+    return models / "bart", models / "nli", build_dataset_dir(work)
+
+
+def build_dataset_dir(work: Path) -> Path:
+    """ConsisTest-02 from the shared files, built once into ``work``."""
+    dataset = work / "consistest-02"
     if not (dataset / "build_info.json").exists():
         from consistest.tasks.consistest.build import BuildConfig, build_dataset
 
@@ -89,8 +95,8 @@ def build_inputs(work: Path, quiet: bool = True) -> tuple[Path, Path, Path]:
             "persona_qas": "consistest/persona_qas.json",
             "history_qas": "consistest/history_qas.json",
         }
-        build_dataset(BuildConfig(out=dataset, quiet=quiet, **{k: SHARED / v for k, v in files.items()}))
-    return models / "bart", models / "nli", dataset
+        build_dataset(BuildConfig(out=dataset, quiet=True, **{k: SHARED / v for k, v in files.items()}))
+    return dataset
 
 
 def tiny_sides(opts: argparse.Namespace, work: Path) -> list[tuple[str, Any]]:
@@ -115,10 +121,13 @@ def tiny_sides(opts: argparse.Namespace, work: Path) -> list[tuple[str, Any]]:
 
 
 def model_sides(opts: argparse.Namespace, work: Path) -> list[tuple[str, Any]]:
-    dataset = build_inputs(work)[2]
+    dataset = build_dataset_dir(work)
+    subset = (
+        ["--limit", str(opts.limit)] if opts.limit else ["--sample", str(opts.sample)] if opts.sample else []
+    )
     common = ["--dataset", str(dataset), "--model", str(opts.model), "--batch-size", str(opts.batch_size),
               "--max-new-tokens", str(opts.max_new_tokens), *["--chat-template"] * opts.chat_template,
-              *(["--limit", str(opts.limit)] if opts.limit else [])]  # fmt: skip
+              *subset]  # fmt: skip
 
     def plain(rnd: int) -> list[str]:
         return worker("plain", work / "plain.jsonl", *common)
@@ -222,6 +231,7 @@ def main() -> int:
     )
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--limit", type=int, default=0, help="the first N samples only (0: all)")
+    ap.add_argument("--sample", type=int, default=0, help="with --model: consistest's stratified --sample N")
     ap.add_argument("--batch-size", type=int, default=16)
     ap.add_argument("--max-new-tokens", type=int, default=24)
     ap.add_argument("--work", type=Path, default=ROOT / "runs" / "bench-e2e")
