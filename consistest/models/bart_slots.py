@@ -50,7 +50,8 @@ class BartSlots:
         self.rows = torch.arange(n, device=device)
         self.occupied = torch.zeros(n, dtype=torch.long, device=device)
         self.slot_input: list[int | None] = [None] * n
-        self.free = list(range(n))[::-1]  # lowest slot first
+        self.slot_of: dict[int, int] = {}
+        self.free = list(range(n))[::-1]  # lowest slot last: popped first
         self.embed, self.embed_scale = dec.embed_tokens.weight, dec.embed_tokens.embed_scale
         self.pos_embed, self.pos_offset = dec.embed_positions.weight, dec.embed_positions.offset
         self.embed_norm, self.lm_head = dec.layernorm_embedding, model.lm_head
@@ -69,11 +70,11 @@ class BartSlots:
             self.cross_mask[slot] = False
             self.cross_mask[slot, 0, 0, :width] = True
             self.pos[slot], self.token[slot], self.slot_input[slot] = 0, self.start, i
-            self.occupied[slot] = 1
+            self.occupied[slot], self.slot_of[i] = 1, slot
         return []
 
     def release(self, idx: int) -> None:
-        slot = self.slot_input.index(idx)
+        slot = self.slot_of.pop(idx)
         self.slot_input[slot] = None
         self.pos[slot] = self.occupied[slot] = 0
         self.free.append(slot)
