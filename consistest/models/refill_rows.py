@@ -8,7 +8,7 @@ padded to the same widths.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -150,7 +150,6 @@ class HFRows:
                                     use_cache=True).logits[:, -1, :]  # fmt: skip
         finally:
             self._row_pos = None
-        b.kv = []  # the cache object holds the current tensors now
         live = torch.tensor(b.live, dtype=b.pos.dtype, device=self.device)
         b.mask, b.pos = mask, b.pos + live  # a finished row's position stays put while it is still computed
         b.token = logits.to(dtype=torch.float32).argmax(dim=-1)  # as generate picks greedily
@@ -190,12 +189,17 @@ class HFRows:
         return _Batch(mask=mask, pos=mask.sum(-1), cache=cache), out.logits[:, -1, :]
 
     # -- batch surgery --------------------------------------------------------------------------------------
-    def _tensors(self, b: _Batch) -> list[list[Any]]:
+    def _take_tensors(self, b: _Batch) -> list[list[Any]]:
+        """The per-layer tensors of ``b``, which gives them up: consumers pop layer after layer, so a batch
+        being rebuilt holds one layer twice at most, not its whole cache."""
         if b.cache is None:
-            return b.kv
-        if self.encdec:
-            return [[sk, sv, ck, cv] for sk, sv, _, ck, cv, _ in b.cache]
-        return [[k, v] for k, v, _ in b.cache]
+            kv, b.kv = b.kv, []
+        elif self.encdec:
+            kv = [[sk, sv, ck, cv] for sk, sv, _, ck, cv, _ in b.cache]
+        else:
+            kv = [[k, v] for k, v, _ in b.cache]
+        b.cache = None
+        return kv
 
     def _keep_live(self, b: _Batch) -> _Batch:
         """Drop finished rows, and the self-attention columns / encoder positions no remaining row uses."""
@@ -209,13 +213,15 @@ class HFRows:
         first = int(mask.any(dim=0).nonzero()[0]) if mask.shape[1] else 0
         out = _Batch(index=[b.index[r] for r in keep], live=[True] * len(keep), mask=mask[:, first:],
                      pos=b.pos[idx], token=b.token[idx])  # fmt: skip
-        kv = [[t[idx][:, :, first:] for t in lay[:2]] + [t[idx] for t in lay[2:]] for lay in self._tensors(b)]
+        width = 0
         if self.encdec:
             enc_mask = b.enc_mask[idx]
             width = int(enc_mask.sum(-1).max())
             out.enc, out.enc_mask = b.enc[idx][:, :width], enc_mask[:, :width]
-            kv = [lay[:2] + [t[:, :, :width] for t in lay[2:]] for lay in kv]
-        out.kv = kv
+        src = self._take_tensors(b)
+        while src:
+            lay = src.pop(0)
+            out.kv.append([t[idx][:, :, first:] for t in lay[:2]] + [t[idx][:, :, :width] for t in lay[2:]])
         return out
 
     def _merge(self, a: _Batch, b: _Batch) -> _Batch:
@@ -227,25 +233,36 @@ class HFRows:
         out = _Batch(index=a.index + b.index, live=a.live + b.live, pos=torch.cat([a.pos, b.pos]),
                      token=torch.cat([a.token, b.token]))  # fmt: skip
         out.mask = _cat(a.mask, b.mask, t, 1, left=True)
-        ka, kb = self._tensors(a), self._tensors(b)
-        out.kv = [[_cat(x, y, t, 2, left=True) for x, y in zip(la[:2], lb[:2], strict=True)]
-                  for la, lb in zip(ka, kb, strict=True)]  # fmt: skip
+        s = 0
         if self.encdec:
             s = max(a.enc.shape[1], b.enc.shape[1])
             out.enc = _cat(a.enc, b.enc, s, 1, left=False)
             out.enc_mask = _cat(a.enc_mask, b.enc_mask, s, 1, left=False)
-            for lay, la, lb in zip(out.kv, ka, kb, strict=True):
-                lay += [_cat(x, y, s, 2, left=False) for x, y in zip(la[2:], lb[2:], strict=True)]
+        ka, kb = self._take_tensors(a), self._take_tensors(b)
+        while ka:
+            la, lb = ka.pop(0), kb.pop(0)
+            lay = [_cat(x, y, t, 2, left=True) for x, y in zip(la[:2], lb[:2], strict=True)]
+            out.kv.append(lay + [_cat(x, y, s, 2, left=False) for x, y in zip(la[2:], lb[2:], strict=True)])
         return out
 
     def _cache(self, kv: list[list[Any]]) -> Any:
+        """A cache object over ``kv``, which it empties layer by layer (the cache copies each layer in)."""
         from transformers import DynamicCache, EncoderDecoderCache
 
+        def layers(first: int) -> Iterator[tuple[Any, Any]]:
+            for lay in kv:
+                pair = (lay[first], lay[first + 1])
+                lay[first] = lay[first + 1] = None
+                yield pair
+
         if not kv:
-            return EncoderDecoderCache(DynamicCache(), DynamicCache()) if self.encdec else DynamicCache()
-        if self.encdec:
-            return EncoderDecoderCache([tuple(lay) for lay in kv])
-        return DynamicCache([tuple(lay) for lay in kv])
+            cache = EncoderDecoderCache(DynamicCache(), DynamicCache()) if self.encdec else DynamicCache()
+        elif self.encdec:
+            cache = EncoderDecoderCache(DynamicCache(layers(0)), DynamicCache(layers(2)))
+        else:
+            cache = DynamicCache(layers(0))
+        kv.clear()
+        return cache
 
     def _absolute_positions(self, module: Any, args: Any, output: Any) -> Any:
         """BART's decoder embeds one position for the whole batch; give each row its own instead."""
