@@ -8,6 +8,7 @@ padded to the same widths.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -105,6 +106,7 @@ class HFRows:
         self.lookahead = Lookahead(model, batch_size, pad_id) if self.encdec else None
         self.head = lm_head(model) if self.encdec else None
         self.sdpa = model.config._attn_implementation == "sdpa"
+        self.logits_to_keep = "logits_to_keep" in inspect.signature(model.forward).parameters
         self.admit_at = max(1, batch_size // (8 if self.encdec else 4))  # decoder-only: a prompt pass
         self.b = _Batch()
         self._row_pos: Any = None  # per-row positions for an absolute decoder position embedding
@@ -184,8 +186,9 @@ class HFRows:
         ids, mask = padded(seqs, self.pad_id, left=True, device=self.device)
         position_ids = (mask.cumsum(-1) - 1).masked_fill(mask == 0, 0)
         cache = self._cache([])
+        keep = {"logits_to_keep": 1} if self.logits_to_keep else {}  # as generate: the last position only
         out = self.model(input_ids=ids, attention_mask=mask, position_ids=position_ids, past_key_values=cache,
-                         use_cache=True)  # fmt: skip
+                         use_cache=True, **keep)  # fmt: skip
         return _Batch(mask=mask, pos=mask.sum(-1), cache=cache), out.logits[:, -1, :]
 
     # -- batch surgery --------------------------------------------------------------------------------------
