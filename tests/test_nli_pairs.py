@@ -51,7 +51,7 @@ def test_no_sentence_crosses_splits_and_balanced(dialogues) -> None:
         counts = Counter(r["label"] for r in rows if r["split"] == split)
         assert counts["entailment"] == counts["neutral"] == counts["contradiction"] > 0
         assert stats["counts"][split] == {lab: counts[lab] for lab in LABELS}
-    assert all(r["premise"] != r["hypothesis"] for r in rows)
+    assert all(r["premise"] != r["hypothesis"] for r in rows if r["kind"] != "restate")  # restate may copy
 
 
 def test_evasive_replies_are_neutral_and_split_apart(dialogues) -> None:

@@ -171,10 +171,10 @@ def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> No
 
 
 def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, capsys) -> None:
-    from consistest.training import nli_train
+    from consistest.training import loop, nli_train
 
     cfg, _ = tiny_run(tmp_path, "m", quiet=False)
-    real_evaluate, calls = nli_train.evaluate, []
+    real_evaluate, calls = loop.evaluate, []
 
     def crash_on_second_epoch(*args, **kwargs):
         calls.append(1)
@@ -182,11 +182,11 @@ def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, ca
             raise KeyboardInterrupt
         return real_evaluate(*args, **kwargs)
 
-    monkeypatch.setattr(nli_train, "evaluate", crash_on_second_epoch)
+    monkeypatch.setattr(loop, "evaluate", crash_on_second_epoch)
     with pytest.raises(KeyboardInterrupt):
         nli_train.train_nli(cfg)
     assert [p.name for p in (tmp_path / "m" / "checkpoints").iterdir()] == ["epoch-1"]
-    monkeypatch.setattr(nli_train, "evaluate", real_evaluate)
+    monkeypatch.setattr(loop, "evaluate", real_evaluate)
     capsys.readouterr()
     metrics = nli_train.train_nli(cfg)
     err = capsys.readouterr().err

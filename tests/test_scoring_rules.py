@@ -252,7 +252,8 @@ def test_no_string_crashes_the_rules(question: str, truth: str, qtype: str, resp
     v = judge(question, truth, qtype, response)
     assert v.outcome in Outcome
     assert v.rule_score is None or 0.0 <= v.rule_score <= 1.0
-    assert (v.rule_score is None) == (v.need is Need.DECIDE)
+    assert (v.rule_score is None) == (v.need is Need.DECIDE or v.outcome is Outcome.NO_TRUTH)
+    assert (v.outcome is Outcome.NO_TRUTH) == (not truth.strip())  # a turn without truth has no score
     for label in (None, "contradiction", "neutral", "entailment"):
         s = final_score(v, label)
         assert s is None or 0.0 <= s <= 1.0

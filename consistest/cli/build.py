@@ -73,6 +73,18 @@ def parse_distances(text: str) -> tuple[int, ...]:
     help="Build even when more than 1%% of the curated QAs match no dialogue (marked qa:...-partial).",
 )
 @click.option(
+    "--triggers",
+    default=None,
+    help="Also write trigger variants of each question (paraphrase,synonym,antonym,negation,short) as the "
+    "dataset's second config 'triggers' (data/triggers.*; score it with --config triggers).",
+)
+@click.option(
+    "--paraphrase-model",
+    default=None,
+    help="With --triggers paraphrase: a seq2seq paraphraser (hub id or dir, 'paraphrase: <q>' prompts) "
+    "whose well-formed rewrites replace the offline templates.",
+)
+@click.option(
     "--wh-generator",
     type=click.Choice(["auto", "rules", "neural"]),
     default="auto",
@@ -119,6 +131,8 @@ def build(
     paired: bool,
     overwrite: bool,
     allow_partial: bool,
+    triggers: str | None,
+    paraphrase_model: str | None,
     quiet: bool,
     **qagen_options: Any,
 ) -> None:
@@ -135,6 +149,7 @@ def build(
         build_dataset,
         counts_table,
     )
+    from consistest.tasks.consistest.triggers import parse_triggers
 
     generate = dialogues is not None and persona_qas is None and history_qas is None
     cfg = BuildConfig(
@@ -150,6 +165,9 @@ def build(
         qagen=qagen_config(**qagen_options) if generate else None,
         overwrite=overwrite,
         allow_partial=allow_partial,
+        triggers=parse_triggers(triggers) if triggers else (),
+        paraphrase_model=paraphrase_model,
+        device=qagen_options["device"],
         quiet=quiet,
     )
     result = build_dataset(cfg)

@@ -79,12 +79,19 @@ quiet_option = click.option("--quiet", "-q", is_flag=True, help="No progress bar
 # Command name -> "module:attribute". Modules are imported only when a command is listed or run,
 # so `consistest --help` never loads torch/transformers. One line per command; keep it sorted.
 COMMANDS: dict[str, str] = {
+    "agree": "consistest.cli.agree:agree",
     "build": "consistest.cli.build:build",
     "compare": "consistest.cli.score:compare",
+    "converse": "consistest.cli.aih:converse",
+    "detect": "consistest.cli.cdconv:detect",
+    "detector-pairs": "consistest.cli.cdconv:detector_pairs",
+    "eval-nli": "consistest.cli.nli:eval_nli",
     "generate": "consistest.cli.generate:generate",
     "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
+    "rank": "consistest.cli.aih:rank",
     "score": "consistest.cli.score:score",
+    "train-detector": "consistest.cli.cdconv:train_detector",
     "train-nli": "consistest.cli.nli:train_nli",
 }
 

@@ -7,6 +7,7 @@ import json
 import click
 
 from consistest.cli.main import handle_errors, quiet_option
+from consistest.cli.options import n_boot_option, nli_options
 
 
 @click.command("nli-pairs")
@@ -29,11 +30,47 @@ from consistest.cli.main import handle_errors, quiet_option
     show_default=True,
     help="Share of neutral pairs whose hypothesis is an evasive reply ('i don't know .').",
 )
+@click.option(
+    "--synthetic-share",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Share of contradictions made by negation, antonyms and swapped attribute values.",
+)
+@click.option(
+    "--swap-neutral-share",
+    type=float,
+    default=0.15,
+    show_default=True,
+    help="Share of neutral pairs that swap the value of a multi-valued relation ('i like tea').",
+)
+@click.option(
+    "--restate-share",
+    type=float,
+    default=0.5,
+    show_default=True,
+    help="Share of entailments that restate a sentence with surface edits (i am -> i'm, 20 -> twenty).",
+)
+@click.option("--no-probe", is_flag=True, help="Leave out the persona-vs-utterance probe rows (split probe).")
 @quiet_option
 @handle_errors
-def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, evasive_share, quiet) -> None:
-    """Build balanced entailment/neutral/contradiction pairs (with a split field) from DNLI triples."""
-    from consistest.training.nli_pairs import NLIPairsConfig, build_nli_pairs
+def nli_pairs(
+    dialogues,
+    out,
+    stats,
+    seed,
+    dev_fraction,
+    max_per_relation,
+    evasive_share,
+    synthetic_share,
+    swap_neutral_share,
+    restate_share,
+    no_probe,
+    quiet,
+) -> None:
+    """Build balanced entailment/neutral/contradiction pairs (with a split field) from DNLI triples,
+    with synthetic contradictions, and a probe set of persona sentences vs utterances (split probe)."""
+    from consistest.training.nli_build import NLIPairsConfig, build_nli_pairs
 
     result = build_nli_pairs(
         NLIPairsConfig(
@@ -44,6 +81,10 @@ def nli_pairs(dialogues, out, stats, seed, dev_fraction, max_per_relation, evasi
             dev_fraction=dev_fraction,
             max_per_relation=max_per_relation,
             evasive_share=evasive_share,
+            synthetic_share=synthetic_share,
+            swap_neutral_share=swap_neutral_share,
+            restate_share=restate_share,
+            probe=not no_probe,
             quiet=quiet,
         )
     )
@@ -132,3 +173,27 @@ def train_nli(
             sort_keys=True,
         )
     )
+
+
+@click.command("eval-nli")
+@nli_options
+@click.option("--pairs", required=True, type=click.Path(dir_okay=False), help="A pairs file from nli-pairs.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--batch-size", type=int, default=32, show_default=True)
+@click.option("--device", default="cpu", show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@n_boot_option
+@quiet_option
+@handle_errors
+def eval_nli(nli, nli_labels, pairs, fmt, batch_size, device, seed, n_boot, quiet) -> None:
+    """Contradiction recall and false alarms of an NLI guard: per contradiction kind on the dev rows of an
+    nli-pairs file, and on its probe of persona sentences vs utterances of unseen personas."""
+    from consistest.models.nli import load_nli
+    from consistest.tasks.consistest.score import check_n_boot
+    from consistest.training.guard_eval import evaluate_guard, read_guard_rows, render_guard_eval
+
+    check_n_boot(n_boot)
+    rows = read_guard_rows(pairs)
+    model = load_nli(nli, nli_labels, batch_size=batch_size, device=device, quiet=quiet)
+    result = evaluate_guard(model, rows, seed=seed, n_boot=n_boot)
+    click.echo(json.dumps(result, indent=1, sort_keys=True) if fmt == "json" else render_guard_eval(result))

@@ -7,6 +7,7 @@ arguments into the typed config the API takes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import click
@@ -134,6 +135,14 @@ nli_options = _stack(
             ),
         ),
     ]  # fmt: skip
+)
+dataset_option = click.option(
+    "--dataset",
+    "dataset",
+    type=click.Path(path_type=Path),
+    default=Path("data/built/consistest-02"),
+    show_default=True,
+    help="Built dataset directory (consistest build --out).",
 )
 format_option = click.option(
     "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True

@@ -9,28 +9,30 @@ import click
 
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import (
+    dataset_option,
     format_option,
     model_options,
     n_boot_option,
     nli_options,
     pop_respond_config,
 )
+from consistest.tasks.consistest.trigger_config import CONFIGS
 
 
 @click.command()
-@click.option(
-    "--dataset",
-    "dataset",
-    type=click.Path(path_type=Path),
-    default=Path("data/built/consistest-02"),
-    show_default=True,
-    help="Built dataset directory (consistest build --out).",
-)
+@dataset_option
 @click.option(
     "--responses",
     type=click.Path(path_type=Path),
     help="JSONL {id, response} per sample, or the original ConsisTest CSV (rows in dataset order). "
     "Alternative to --model.",
+)
+@click.option(
+    "--config",
+    type=click.Choice(CONFIGS),
+    default="default",
+    show_default=True,
+    help="Dataset config: the benchmark, or its trigger variants (consistest build --triggers).",
 )
 @model_options(required=False)
 @nli_options
@@ -42,6 +44,13 @@ from consistest.cli.options import (
     help="Run directory: responses.jsonl (with --model), scores.jsonl, summary.json "
     "[default: runs/<dataset folder>/<model or responses name>].",
 )
+@click.option(
+    "--method",
+    type=click.Choice(["paper", "plus"]),
+    default="paper",
+    show_default=True,
+    help="paper: the published hybrid; plus: with the improved rules (consistest agree measures both).",
+)
 @format_option
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
@@ -50,9 +59,11 @@ from consistest.cli.options import (
 def score(
     dataset: Path,
     responses: Path | None,
+    config: str,
     nli: str,
     nli_labels: str | None,
     out: Path | None,
+    method: str,
     fmt: str,
     boot_seed: int,
     n_boot: int,
@@ -72,7 +83,7 @@ def score(
     cfg = ScoreConfig(
         dataset=dataset,
         responses=responses,
-        out=out or default_run_dir(dataset, responses, respond),
+        out=out or default_run_dir(dataset, responses, respond, config),
         respond=respond,
         nli=nli,
         nli_labels=nli_labels,
@@ -80,15 +91,19 @@ def score(
         device=device,
         seed=boot_seed,
         n_boot=n_boot,
+        method=method,
         quiet=quiet,
+        config=config,
     )
     click.echo(render(run_score(cfg).summary, fmt))
 
 
-def default_run_dir(dataset: Path, responses: Path | None, respond: Any) -> Path:
-    """``runs/<dataset folder>/<model id with / as __>[-<variant>]`` or ``runs/<dataset>/<responses stem>``:
-    the same model scored on the demo and on the full benchmark lands in two folders."""
-    base = Path("runs") / Path(dataset).resolve().name
+def default_run_dir(dataset: Path, responses: Path | None, respond: Any, config: str = "default") -> Path:
+    """``runs/<dataset folder>[-<config>]/<model id with / as __>[-<variant>]`` or
+    ``runs/<dataset>/<responses stem>``: the same model scored on the demo and on the full benchmark (or on
+    its triggers config) lands in different folders."""
+    suffix = "" if config == "default" else f"-{config}"
+    base = Path("runs") / (Path(dataset).resolve().name + suffix)
     if respond is None:
         return base / Path(responses or "responses").stem
     name = respond.model.spec.replace("/", "__").replace(":", "-")

@@ -11,9 +11,15 @@ from typing import Any, Literal, TypeVar, get_args
 Source = Literal["pers", "hist", "hist_ext"]
 QType = Literal["wh", "yn"]
 Role = Literal["user", "assistant"]
+# Why a ConsisTest reply fails, decided in this order (first match wins; see tasks/consistest/categories.py).
+Category = Literal["consistent", "intra", "role", "history", "uninformative", "undecided"]
+# What a dialogue contradiction detector says about a last bot turn (CDConv's labels 0..3, in order).
+DetectorLabel = Literal["none", "intra", "role", "history"]
 R = TypeVar("R", bound="Record")
 SOURCES: tuple[Source, ...] = get_args(Source)
 QTYPES: tuple[QType, ...] = get_args(QType)
+CATEGORIES: tuple[Category, ...] = get_args(Category)
+DETECTOR_LABELS: tuple[DetectorLabel, ...] = get_args(DetectorLabel)
 
 
 class Record:
@@ -155,6 +161,28 @@ class ScoredItem(Record):
     source: Source
     type: QType
     distance: int
+    # Why it failed (or "consistent"), and the rule or NLI evidence that decided it.
+    category: Category | None = None
+    category_why: str = ""
+    # The trigger variant of the question ("" for the benchmark's own questions).
+    trigger: str = ""
+
+
+@dataclass(frozen=True)
+class DialogueExample(Record):
+    """A dialogue whose last turn (a bot's) is judged for contradiction: CDConv's u1 b1 u2 b2, a DECODE
+    dialogue, a ConsisTest item (history + reply) or a synthetic example. Turns alternate speakers.
+
+    ``context`` identifies the turns before the last (splits by context keep every reply to one context on
+    one side); ``label`` is None when unlabelled."""
+
+    id: str
+    turns: list[str]
+    label: DetectorLabel | None
+    context: str
+    trigger: str = ""
+    origin: str = ""  # where it came from: the bot model, the synthesis rule, the run
+    split: str = ""  # a split assigned by the data itself ("train"/"dev"/"test"), else ""
 
 
 def content_hash(*parts: Any, n: int = 16) -> str:

@@ -58,8 +58,49 @@ def render_card(info: dict[str, Any]) -> str:
         ],
         "dataset_info": {"features": _features_yaml()},
     }
+    if info.get("triggers"):  # a second config; a build without triggers keeps its card byte for byte
+        meta["configs"].append(
+            {"config_name": "triggers", "data_files": [{"split": "test", "path": info["triggers"]["file"]}]}
+        )
+        trigger_fields = [{"name": n, "dtype": "string"} for n, _ in TRIGGER_FIELDS]
+        meta["dataset_info"] = [
+            {"config_name": "default", "features": _features_yaml()},
+            {"config_name": "triggers", "features": _features_yaml() + trigger_fields},
+        ]
     header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True)
-    return f"---\n{header}---\n\n{_body(info)}"
+    return f"---\n{header}---\n\n{_body(info)}{_triggers_section(info)}"
+
+
+# The trigger config's columns beyond the sample's (written by tasks/consistest/triggers.py).
+TRIGGER_FIELDS: tuple[tuple[str, str], ...] = (
+    ("trigger", "original, paraphrase, synonym, antonym, negation or short"),
+    ("base_id", "id of the benchmark sample the variant was made from"),
+    ("trigger_rule", "the template or word swap that made it (e.g. like->dislike)"),
+)
+
+
+def _triggers_section(info: dict[str, Any]) -> str:
+    t = info.get("triggers")
+    if not t:
+        return ""
+    counts = "\n".join(f"| {k} | {v:,} |" for k, v in t["counts"].items())
+    fields = "\n".join(f"| `{n}` | {d} |" for n, d in TRIGGER_FIELDS)
+    return f"""
+## Config `triggers`
+
+`load_dataset("path/to/this/directory", "triggers", split="test")`: each sample's final user turn
+rewritten to provoke a contradiction (CDConv's trigger methods), with a derived truth: paraphrase and
+synonym keep it, antonym flips a yes/no truth, negation keeps it, short ("ok .") has none. Each sample's
+`original` row comes first. {t["rows"]:,} rows ({t["signature"]}); word lists `{t["lexicon"]}`.
+
+| trigger | variants |
+| --- | ---: |
+{counts}
+
+| extra field | meaning |
+| --- | --- |
+{fields}
+"""
 
 
 def _dialogues_note(info: dict[str, Any]) -> str:

@@ -114,21 +114,30 @@ def _load(path: Path, fmt: str) -> list[Sample]:
 
 def _read_parquet(path: Path) -> list[Sample]:
     """Samples from the Parquet file, column by column (``ParquetFile`` reads without importing pandas)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.ParquetFile(path).read()
-    except (pa.ArrowException, OSError) as e:
-        first = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
-        raise InputError(
-            f"not a readable Parquet file ({first}); rebuild the dataset", path=str(path)
-        ) from None
+    table = _parquet_table(path)
     missing = [c for c in SAMPLE_COLUMNS if c not in table.column_names]
     if missing:
         raise InputError("missing column", path=str(path), record=0, field=missing[0])
     columns = [table.column(c).to_pylist() for c in SAMPLE_COLUMNS]
     return [Sample(*row) for row in zip(*columns, strict=True)]
+
+
+def read_parquet_rows(path: Path) -> list[dict[str, Any]]:
+    """Every row of a Parquet file as a dict (for the side files: triggers, CDConv splits)."""
+    return _parquet_table(path).to_pylist()
+
+
+def _parquet_table(path: Path) -> Any:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).read()
+    except (pa.ArrowException, OSError) as e:
+        first = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
+        raise InputError(
+            f"not a readable Parquet file ({first}); rebuild the dataset", path=str(path)
+        ) from None
 
 
 def samples_hash(samples: Sequence[Sample]) -> str:

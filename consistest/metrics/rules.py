@@ -151,6 +151,7 @@ class Outcome(str, Enum):
     NO_SHORT_FORM = "no_short_form"
     KEYWORD_RECALL = "keyword_recall"
     NLI_ONLY = "nli_only"
+    NO_TRUTH = "no_truth"  # a turn without a truth (a "short" trigger): nothing to score
 
 
 class Need(str, Enum):
@@ -182,6 +183,8 @@ def final_score(verdict: Verdict, nli_label: str | None) -> float | None:
 def judge(question: str, truth: str, qtype: str, response: str) -> Verdict:
     """Score one response with the rules alone (total: any strings, no exceptions; pure, so cached)."""
     cleaned = clean_response(response or "")
+    if not str(truth).strip():
+        return Verdict(Outcome.NO_TRUTH, None, Need.NONE, cleaned)
     if not re.search(r"\w", cleaned):
         return Verdict(Outcome.EMPTY, 0.0, Need.NONE, cleaned)
     if qtype == "yn":

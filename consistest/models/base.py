@@ -65,12 +65,28 @@ class NLI(Protocol):
 
 
 @runtime_checkable
+class ProbabilisticNLI(NLI, Protocol):
+    """An NLI model that also gives label probabilities (judges that threshold P(contradiction) need it)."""
+
+    def predict_proba(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]: ...
+
+
+@runtime_checkable
 class QuestionGenerator(Protocol):
     """Answer-agnostic question generation: candidate questions for each statement."""
 
     name: str
 
     def generate(self, statements: Sequence[str]) -> list[list[str]]: ...
+
+
+@runtime_checkable
+class AnswerAwareQuestionGenerator(Protocol):
+    """Answer-aware question generation: one question per (context, answer span) whose answer is the span."""
+
+    name: str
+
+    def generate(self, pairs: Sequence[tuple[str, str]]) -> list[str]: ...
 
 
 @runtime_checkable

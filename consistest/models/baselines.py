@@ -3,6 +3,8 @@
 - ``retrieval``: the persona or earlier-turn sentence sharing most content words with the last turn;
   ties go to the earliest sentence, persona first.
 - ``generic``: ``i don't know .`` for everything.
+- ``persona-bot:P``: talks from its persona and contradicts itself with probability P
+  (:mod:`consistest.models.persona_bot`), for bot-bot conversations.
 
 Benchmarks add their own (ConsisTest's ``baseline:oracle`` answers with the gold fact).
 """
@@ -62,7 +64,7 @@ class BaselineModel(BatchedChatModel):
 
     def __init__(self, kind: str) -> None:
         if kind not in _RULES:
-            known = ", ".join(f"baseline:{b}" for b in BASELINES)
+            known = ", ".join(f"baseline:{b}" for b in (*BASELINES, "persona-bot:P"))
             raise InputError(
                 f"unknown baseline {kind!r}, expected one of {known} or a benchmark's own (baseline:oracle)",
                 field="model",
@@ -73,7 +75,15 @@ class BaselineModel(BatchedChatModel):
         return [self._rule(c) for c in conversations]
 
 
+def _is_persona_bot(name: str) -> bool:
+    return name.partition(":")[0] == "persona-bot"
+
+
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
+    if _is_persona_bot(name):
+        from consistest.models import persona_bot
+
+        return persona_bot.settings(name)
     return {}
 
 
@@ -82,5 +92,9 @@ def prompt_tag(name: str, options: Mapping[str, Any]) -> None:
     return None
 
 
-def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> BaselineModel:
+def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> BatchedChatModel:
+    if _is_persona_bot(name):
+        from consistest.models.persona_bot import PersonaBot
+
+        return PersonaBot(name)
     return BaselineModel(name)

@@ -3,12 +3,14 @@
 ``load_nli(spec)`` loads a hub id or any local model directory; label names come from ``config.id2label``
 (any case) or, for generic ``LABEL_0..`` names, from an explicit ``labels`` string (the CLI's --nli-labels).
 ``HFNLI.predict`` scores each distinct (premise, hypothesis) pair once, in length-sorted batches, truncated
-to the model's limit. torch/transformers are imported lazily.
+to the model's limit; ``HFNLI.predict_proba`` gives the label probabilities (the ``ProbabilisticNLI``
+capability, which AIH's judge thresholds). torch/transformers are imported lazily.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -113,6 +115,23 @@ class HFNLI:
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
         """One canonical label per pair; each distinct pair runs through the model once."""
+        return [self.label_map[max(range(len(row)), key=row.__getitem__)] for row in self._logits(pairs)]
+
+    def predict_proba(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
+        """P(contradiction), P(neutral), P(entailment) per pair (softmax over the model's outputs; ids that
+        map to one canonical label are summed, a label the model lacks gets 0)."""
+        out = []
+        for row in self._logits(pairs):
+            top = max(row)
+            exp = [math.exp(x - top) for x in row]
+            by_label = dict.fromkeys(NLI_LABELS, 0.0)
+            for i, e in enumerate(exp):
+                by_label[self.label_map[i]] += e / sum(exp)
+            out.append(by_label)
+        return out
+
+    def _logits(self, pairs: Sequence[tuple[str, str]]) -> list[list[float]]:
+        """Model outputs by label id, each distinct pair run once, in length-sorted batches."""
         if not pairs:
             return []
         keys = list(dict.fromkeys(pairs)) if self.dedup else list(pairs)
@@ -120,24 +139,24 @@ class HFNLI:
             [p for p, _ in keys], [h for _, h in keys], truncation=True, max_length=self.max_length
         )["input_ids"]
         order = sorted(range(len(keys)), key=lambda i: len(enc[i])) if self.sort else list(range(len(keys)))
-        labels: list[str] = [""] * len(keys)
+        rows: list[list[float]] = [[] for _ in keys]
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
-            for i, lab in zip(idx, self._run([enc[i] for i in idx]), strict=True):
-                labels[i] = lab
+            for i, row in zip(idx, self._run([enc[i] for i in idx]), strict=True):
+                rows[i] = row
         if not self.dedup:
-            return labels
-        found = dict(zip(keys, labels, strict=True))
+            return rows
+        found = dict(zip(keys, rows, strict=True))
         return [found[p] for p in pairs]
 
-    def _run(self, ids: list[list[int]]) -> list[str]:
+    def _run(self, ids: list[list[int]]) -> list[list[float]]:
         import torch
 
         batch = self.tokenizer.pad({"input_ids": ids}, return_tensors="pt")
         batch = {k: v.to(self.device) for k, v in batch.items() if k in ("input_ids", "attention_mask")}
         with torch.inference_mode():
             logits = self.model(**batch).logits
-        return [self.label_map[int(i)] for i in logits.argmax(-1).tolist()]
+        return logits.float().tolist()
 
 
 def model_max_length(model: Any, tokenizer: Any) -> int:

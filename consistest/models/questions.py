@@ -1,7 +1,9 @@
 """Question generation and extractive QA on Hugging Face models, behind ``QuestionGenerator``/``Answerer``.
 
 Answer-agnostic T5 question generation (the e2e-qg layout: ``generate questions: <text>`` ->
-``q1 <sep> q2``) and extractive QA (best span by start/end logits). Any hub id or local folder loads.
+``q1 <sep> q2``), answer-aware T5 question generation (the qg-hl layout: ``generate question: ... <hl>
+answer <hl> ...`` -> one question) and extractive QA (best span by start/end logits). Any hub id or local
+folder loads.
 """
 
 from __future__ import annotations
@@ -13,37 +15,47 @@ from consistest.models.hf_loader import load_pretrained
 
 QG_PREFIX = "generate questions: "
 QG_SEP = "<sep>"
+HL_PREFIX = "generate question: "
+HL = "<hl>"
+DEFAULT_ANSWER_AWARE_QG = "valhalla/t5-base-qg-hl"
 
 
-class HFQuestionGenerator:
-    """A seq2seq QG model (T5 e2e-qg layout): one prompt per statement, questions split on <sep>."""
+class _Seq2SeqGenerator:
+    """A seq2seq model that turns prompts into texts: beam search, batches of ``batch_size``."""
+
+    what = "question-generation model"
 
     def __init__(self, model: str, device: str = "cpu", batch_size: int = 16,
                  num_beams: int = 4, max_new_tokens: int = 64) -> None:  # fmt: skip
         from transformers import AutoModelForSeq2SeqLM
 
         self.name = model
-        self.tokenizer, self.model = load_pretrained(
-            model, lambda _c: AutoModelForSeq2SeqLM, what="question-generation model"
-        )
+        self.tokenizer, self.model = load_pretrained(model, lambda _c: AutoModelForSeq2SeqLM, what=self.what)
         self.model = self.model.to(device).eval()
         self.device, self.batch_size = device, batch_size
         self.num_beams, self.max_new_tokens = num_beams, max_new_tokens
 
-    def generate(self, statements: Sequence[str]) -> list[list[str]]:
+    def texts(self, prompts: Sequence[str], skip_special_tokens: bool) -> list[str]:
         import torch
 
-        out: list[list[str]] = []
-        for start in range(0, len(statements), self.batch_size):
-            batch = [f"{QG_PREFIX}{s}" for s in statements[start : start + self.batch_size]]
+        out: list[str] = []
+        for start in range(0, len(prompts), self.batch_size):
+            batch = list(prompts[start : start + self.batch_size])
             enc = self.tokenizer(batch, return_tensors="pt", padding=True, truncation=True, max_length=256)
             enc = {k: v.to(self.device) for k, v in enc.items() if k in ("input_ids", "attention_mask")}
             with torch.no_grad():
                 ids = self.model.generate(**enc, num_beams=self.num_beams, do_sample=False,
                                           max_new_tokens=self.max_new_tokens)  # fmt: skip
-            texts = self.tokenizer.batch_decode(ids, skip_special_tokens=False)
-            out.extend(split_questions(t, self.tokenizer) for t in texts)
+            out.extend(self.tokenizer.batch_decode(ids, skip_special_tokens=skip_special_tokens))
         return out
+
+
+class HFQuestionGenerator(_Seq2SeqGenerator):
+    """A seq2seq QG model (T5 e2e-qg layout): one prompt per statement, questions split on <sep>."""
+
+    def generate(self, statements: Sequence[str]) -> list[list[str]]:
+        texts = self.texts([f"{QG_PREFIX}{s}" for s in statements], skip_special_tokens=False)
+        return [split_questions(t, self.tokenizer) for t in texts]
 
 
 def split_questions(text: str, tokenizer: Any = None) -> list[str]:
@@ -53,6 +65,26 @@ def split_questions(text: str, tokenizer: Any = None) -> list[str]:
             text = text.replace(special, " ")
     parts = [" ".join(p.split()) for p in text.split(QG_SEP)]
     return list(dict.fromkeys(p for p in parts if p))
+
+
+def highlight(context: str, answer: str) -> str:
+    """The qg-hl input: ``context`` with the first case-insensitive occurrence of ``answer`` between <hl>
+    marks (appended, marked, when the context lacks it)."""
+    at = context.lower().find(answer.lower()) if answer else -1
+    if at < 0:
+        return f"{HL_PREFIX}{context} {HL} {answer} {HL}"
+    end = at + len(answer)
+    return f"{HL_PREFIX}{context[:at]}{HL} {context[at:end]} {HL}{context[end:]}"
+
+
+class HFAnswerAwareQG(_Seq2SeqGenerator):
+    """A seq2seq answer-aware QG model (T5 qg-hl layout): one question per (context, answer)."""
+
+    what = "answer-aware question-generation model"
+
+    def generate(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
+        texts = self.texts([highlight(c, a) for c, a in pairs], skip_special_tokens=True)
+        return [" ".join(t.split()) for t in texts]
 
 
 class HFExtractiveAnswerer:

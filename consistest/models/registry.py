@@ -6,16 +6,20 @@ options)`` (what changes a reply; stored with runs, compared on resume; never lo
 ``prompt_tag(name, options)`` (how conversations are rendered, for the signature's ``prompt:``; None when
 there is no rendering) and ``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one
 module plus one line here.
+
+``parse_model_spec("hf:models/smollm2,temperature=1.3,do_sample=true,chat_template=true")`` reads a spec
+with its own decoding and backend options in one string (bot-bot conversations name several models).
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
 from typing import Any
 
+from consistest.core.errors import InputError
 from consistest.models.base import ChatModel
 from consistest.models.decoding import Decoding
 
@@ -75,3 +79,49 @@ class ModelSpec:
             return extra[self.spec]()
         kind, rest = split_spec(self.spec)
         return importlib.import_module(BACKENDS[kind]).load(rest, self.decoding, self.options, quiet=quiet)
+
+
+DECODING_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Decoding))
+
+
+def parse_option_value(text: str) -> bool | int | float | str:
+    """``true``/``yes`` -> True, ``false``/``no`` -> False, ``12`` -> 12, ``1.3`` -> 1.3, else the text."""
+    low = text.strip().lower()
+    if low in ("true", "yes"):
+        return True
+    if low in ("false", "no"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_model_spec(
+    text: str, decoding: Decoding | None = None, options: Mapping[str, Any] | None = None
+) -> ModelSpec:
+    """``SPEC[,key=value...]`` -> ModelSpec: decoding keys (max_new_tokens, do_sample, temperature, top_p,
+    num_beams, seed) override ``decoding``; any other key becomes a backend option over ``options``."""
+    spec, *pairs = [p.strip() for p in text.split(",")]
+    if not spec:
+        raise InputError(f"expected SPEC[,key=value...], got {text!r}", field="model")
+    dec: dict[str, Any] = {}
+    opts: dict[str, Any] = dict(options or {})
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise InputError(f"expected key=value after the model, got {pair!r} in {text!r}", field="model")
+        (dec if key in DECODING_KEYS else opts)[key] = parse_option_value(value)
+    for key, value in dec.items():
+        want = type(getattr(Decoding(), key))
+        ok = isinstance(value, want) if want is not float else isinstance(value, (int, float))
+        if not ok or (want is int and isinstance(value, bool)):
+            raise InputError(f"{key} must be {want.__name__}, got {value!r} in {text!r}", field="model")
+    try:
+        decoding = replace(decoding or Decoding(), **dec)
+    except TypeError as e:
+        raise InputError(f"bad decoding option in {text!r}: {e}", field="model") from None
+    return ModelSpec(spec, decoding, opts)

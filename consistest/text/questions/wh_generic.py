@@ -44,6 +44,9 @@ def _body(toks: Sequence[Tok], drop: set[int]) -> str | None:
     return q.q[:-1]
 
 
+question_body = _body  # public: AIH's entity questions are built the same way
+
+
 def _root(toks: Sequence[Tok]) -> Tok | None:
     return next((t for t in toks if t.dep == "ROOT"), None)
 

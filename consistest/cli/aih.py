@@ -1,0 +1,164 @@
+"""``consistest converse`` (bot-bot conversations with inquiries) and ``consistest rank`` (AIH ranking)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import click
+
+from consistest.cli.main import handle_errors, quiet_option
+from consistest.cli.options import format_option, n_boot_option, nli_options
+from consistest.models.hf_chat import DEVICES, DTYPES
+
+BOT_HELP = (
+    "A bot: NAME=SPEC[,key=value...], SPEC as for --model (hf:DIR, openai:NAME, baseline:persona-bot:P); "
+    "keys: max_new_tokens, do_sample, temperature, top_p, num_beams, seed, persona=false, and backend "
+    "options (chat_template=true, device, batch_size...). Repeatable."
+)
+
+
+@click.command("converse")
+@click.option("--bot", "bot_specs", multiple=True, help=BOT_HELP)
+@click.option("--bots", "bots_file", type=click.Path(path_type=Path), help="YAML/JSON {bots: {NAME: SPEC}}.")
+@click.option("--out", required=True, type=click.Path(path_type=Path), help="Run directory (resumable).")
+@click.option(
+    "--dialogues",
+    type=click.Path(path_type=Path),
+    default=Path("data/raw/consistest_valid.json"),
+    show_default=True,
+    help="Dialogue file the personas (and --opener dialogues) are drawn from.",
+)
+@click.option("--conversations", type=int, default=10, show_default=True, help="Per ordered pair.")
+@click.option("--turns", type=int, default=15, show_default=True, help="Replies of the evaluated bot.")
+@click.option("--self-pairs", is_flag=True, help="Let every bot also talk to itself.")
+@click.option(
+    "--no-persona", is_flag=True, help="No PersonaChat persona for any bot (per bot: persona=false)."
+)
+@click.option(
+    "--opener",
+    type=click.Choice(["hello", "dialogues"]),
+    default="hello",
+    show_default=True,
+    help="The partner's first utterance: 'hello', or a dialogue's first user utterance.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Personas, inquiries and sampling.")
+@click.option("--max-new-tokens", type=int, default=40, show_default=True)
+@click.option(
+    "--top-p", type=float, default=0.9, show_default=True, help="Nucleus sampling (the paper's 0.9)."
+)
+@click.option("--temperature", type=float, default=1.0, show_default=True)
+@click.option("--greedy", is_flag=True, help="Greedy decoding for every bot (per bot: do_sample=false).")
+@click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
+@click.option("--dtype", type=click.Choice(DTYPES), default="auto", show_default=True)
+@click.option("--batch-size", type=int, default=32, show_default=True)
+@click.option("--chat-template", is_flag=True, help="Render HF bots with their chat template.")
+@click.option("--concurrency", type=int, default=None, help="Requests in flight, for endpoint bots.")
+@click.option("--api-base", default=None, help="OpenAI-compatible endpoint URL for openai: bots.")
+@click.option("--inquirer", type=click.Choice(["rules", "neural"]), default="rules", show_default=True)
+@click.option(
+    "--qg-model", default=None, help="Answer-aware QG model for --inquirer neural (hub id or folder)."
+)
+@nli_options
+@click.option(
+    "--tau", type=float, default=0.15, show_default=True, help="Paper judge: P(contradiction) > tau."
+)
+@click.option("--overwrite", is_flag=True, help="Discard an existing run in --out.")
+@quiet_option
+@handle_errors
+def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> None:
+    """Let bots talk in pairs, ask each evaluated bot about what it just said, judge its answers.
+
+    Writes OUT/conversations.jsonl and OUT/inquiries.jsonl; rerun the same command to resume."""
+    from consistest.models.decoding import Decoding
+    from consistest.tasks.aih.config import ConverseConfig, bots_from_options
+    from consistest.tasks.aih.converse import INQUIRIES_FILE, run_converse
+
+    decoding = Decoding(
+        max_new_tokens=kw.pop("max_new_tokens"),
+        do_sample=not kw.pop("greedy"),
+        temperature=kw.pop("temperature"),
+        top_p=kw.pop("top_p"),
+        seed=kw["seed"],
+    )
+    backend_keys = ("device", "dtype", "batch_size", "chat_template", "concurrency", "api_base")
+    options = {k: kw.pop(k) for k in backend_keys}
+    options = {k: v for k, v in options.items() if v is not None and v is not False}
+    bots = bots_from_options(bot_specs, bots_file, decoding, options)
+    if kw.pop("no_persona"):
+        bots = tuple(replace(b, persona=False) for b in bots)
+    if kw["qg_model"] is None:
+        kw.pop("qg_model")
+    if not any(b.persona for b in bots) and kw["opener"] == "hello":
+        kw["dialogues"] = None  # nothing is drawn from it
+    cfg = ConverseConfig(bots=bots, device=options["device"], batch_size=options["batch_size"], **kw)
+    out = run_converse(cfg)
+    n = sum(1 for _ in (out / INQUIRIES_FILE).open(encoding="utf-8"))
+    click.echo(f"{out}: {len(cfg.pairs()) * cfg.conversations} conversations, {n} inquiries; "
+               f"rank them with: consistest rank {out}")  # fmt: skip
+
+
+def _names(text: str | None, sep: str) -> tuple[str, ...]:
+    return tuple(x.strip() for x in (text or "").split(sep) if x.strip())
+
+
+@click.command("rank")
+@click.argument("rundir", type=click.Path(path_type=Path))
+@click.option("--judge", type=click.Choice(["both", "paper", "ours"]), default="both", show_default=True)
+@click.option(
+    "--tau", type=float, default=0.15, show_default=True, help="Paper judge: P(contradiction) > tau."
+)
+@click.option("--reference", default=None, help="Reference ranking for stability, best first: A>B>C.")
+@click.option(
+    "--subsample",
+    default="1,2,5,10,20,50,100,200",
+    show_default=True,
+    help="S values: conversations per pair drawn for the stability analysis.",
+)
+@click.option("--repetitions", type=int, default=1000, show_default=True)
+@n_boot_option
+@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap and subsampling seed.")
+@format_option
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Report folder: rank.json, rank.md, cij.png, stability.png [default: RUNDIR/rank].",
+)
+@click.option("--no-plots", is_flag=True, help="No PNGs (matplotlib not needed).")
+@click.option(
+    "--export-for-judges",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the inquiries as CSV (id, utterance, question, answer, label) for people to label.",
+)
+@click.option(
+    "--judged",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A labelled export: adds judge-vs-human F1 and Pearson per tau.",
+)
+@click.option("--taus", default="0.05,0.1,0.15,0.3,0.5,0.7,0.9", show_default=True, help="For --judged.")
+@quiet_option
+@handle_errors
+def rank(rundir: Path, judge: str, reference: str | None, subsample: str, taus: str, fmt: str,
+         out: Path | None, no_plots: bool, export_for_judges: Path | None, judged: Path | None, quiet: bool,
+         **kw: Any) -> None:  # fmt: skip
+    """Rank the bots of a converse run by contradiction rate, with intervals, tests and stability."""
+    from consistest.core.errors import InputError
+    from consistest.tasks.aih.outputs import RankOutputs, run_rank
+    from consistest.tasks.aih.rank import RankConfig
+    from consistest.tasks.aih.report import render
+
+    try:
+        grid = tuple(int(x) for x in _names(subsample, ","))
+        tau_grid = tuple(float(x) for x in _names(taus, ","))
+    except ValueError:
+        raise InputError("expected comma-separated numbers", field="subsample/taus") from None
+    judges = ("paper", "ours") if judge == "both" else (judge,)
+    cfg = RankConfig(run=rundir, judges=judges, reference=_names(reference, ">"), grid=grid, taus=tau_grid,
+                     **kw)  # fmt: skip
+    outputs = RankOutputs(out=out or rundir / "rank", plots=not no_plots, export_for_judges=export_for_judges,
+                          judged=judged, quiet=quiet)  # fmt: skip
+    click.echo(render(run_rank(cfg, outputs), fmt))

@@ -1,0 +1,161 @@
+"""Dialogue contradiction examples: the CDConv JSONL, our own example layout, ConsisTest scored runs, and
+one entry point that detects which of them (or DECODE's layout) a path holds.
+
+CDConv (Zheng et al., 2022; CC BY-NC 4.0, never committed) is one JSON per line: ``{file, model, method,
+u1, b1, u2, b2, label}`` with label 0 none, 1 intra, 2 role, 3 history and ``method`` the trigger in
+Chinese. Every reader returns ``DialogueExample`` records whose ``context`` hashes the turns before the
+judged one, so a split by context keeps every reply to one (u1, b1, u2) on one side.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import InputError
+from consistest.core.io import read_jsonl
+from consistest.core.records import DetectorLabel, DialogueExample
+from consistest.data.decode import make_example, parse_label, read_decode
+
+# CDConv's trigger methods (``method``) in English.
+CDCONV_TRIGGERS: dict[str, str] = {
+    "短句": "short",
+    "设问-bot": "inquire-bot",
+    "设问-user": "inquire-user",
+    "设问-user-v2": "inquire-user-v2",
+    "同义-回译": "paraphrase",
+    "同义-同义词": "synonym",
+    "反义-反义词": "antonym",
+    "反义-否定词": "negation",
+}
+LAYOUTS = ("cdconv", "examples", "decode", "scored-run")
+# A ConsisTest failure category as a detector label (uninformative replies contradict nothing).
+CATEGORY_TO_LABEL: dict[str, DetectorLabel | None] = {
+    "consistent": "none",
+    "uninformative": "none",
+    "intra": "intra",
+    "role": "role",
+    "history": "history",
+    "undecided": None,
+}
+
+
+def _text(obj: dict[str, Any], key: str, path: Path, lineno: int) -> str:
+    v = obj.get(key)
+    if not isinstance(v, str):
+        raise InputError("missing or not a string", path=str(path), record=f"line {lineno}", field=key)
+    return v
+
+
+def read_cdconv(path: str | Path) -> list[DialogueExample]:
+    """CDConv rows as examples (turns u1, b1, u2, b2; trigger in English; origin = the bot model)."""
+    path = Path(path)
+    out = []
+    for lineno, obj in read_jsonl(path):
+        turns = [_text(obj, k, path, lineno) for k in ("u1", "b1", "u2", "b2")]
+        method = str(obj.get("method", ""))
+        label = parse_label(obj.get("label"), path, f"line {lineno}")
+        out.append(
+            make_example(
+                turns, label, trigger=CDCONV_TRIGGERS.get(method, method), origin=str(obj.get("model", ""))
+            )
+        )
+    if not out:
+        raise InputError("no examples", path=str(path))
+    return out
+
+
+def read_example_file(path: str | Path) -> list[DialogueExample]:
+    """Our own layout (``consistest detector-pairs`` writes it): DialogueExample objects, one per line."""
+    path = Path(path)
+    out = []
+    for lineno, obj in read_jsonl(path):
+        turns = obj.get("turns")
+        if not isinstance(turns, list) or len(turns) < 2 or not all(isinstance(t, str) for t in turns):
+            raise InputError(
+                "expected a list of at least 2 strings",
+                path=str(path),
+                record=f"line {lineno}",
+                field="turns",
+            )
+        label = parse_label(obj.get("label"), path, f"line {lineno}")
+        ex = make_example(
+            turns, label, trigger=str(obj.get("trigger", "")), origin=str(obj.get("origin", ""))
+        )
+        out.append(DialogueExample(**{**ex.to_dict(), "split": str(obj.get("split", ""))}))
+    if not out:
+        raise InputError("no examples", path=str(path))
+    return out
+
+
+def read_scored_run(rundir: str | Path, dataset: str | Path) -> list[DialogueExample]:
+    """A ConsisTest run as dialogues: each sample's history, then the reply; labelled by its failure
+    category (consistent and uninformative -> none; undecided -> unlabelled)."""
+    from consistest.core.rundir import SCORES_FILE
+    from consistest.data.dataset_dir import load_samples
+
+    scores = Path(rundir) / SCORES_FILE
+    samples = {s.id: s for s in [*load_samples(dataset), *_trigger_samples(dataset)]}
+    out = []
+    for lineno, obj in read_jsonl(scores):
+        sample = samples.get(str(obj.get("id")))
+        if sample is None:
+            raise InputError(
+                f"id {obj.get('id')!r} is not in {dataset}", path=str(scores), record=f"line {lineno}"
+            )
+        label = CATEGORY_TO_LABEL.get(str(obj.get("category")))
+        turns = [*sample.history, str(obj.get("response", ""))]
+        out.append(make_example(turns, label, trigger=str(obj.get("trigger", "")), origin=sample.id))
+    return out
+
+
+def _trigger_samples(dataset: str | Path) -> list[Any]:
+    """The samples of the dataset's ``triggers`` config (data/triggers.*), when it was built with one."""
+    from consistest.core.records import Sample
+    from consistest.data.dataset_dir import read_parquet_rows
+
+    for path in sorted((Path(dataset) / "data").glob("triggers.*")):
+        rows = [o for _, o in read_jsonl(path)] if path.suffix == ".jsonl" else read_parquet_rows(path)
+        return [Sample.from_dict(r) for r in rows]
+    return []
+
+
+def detect_layout(path: str | Path) -> str:
+    """scored-run for a run directory; for JSONL, by the first record's keys."""
+    path = Path(path)
+    if path.is_dir():
+        from consistest.core.rundir import SCORES_FILE
+
+        if (path / SCORES_FILE).is_file():
+            return "scored-run"
+        raise InputError(f"a directory without {SCORES_FILE}: not a scored run", path=str(path))
+    for _, obj in read_jsonl(path):
+        if {"u1", "b1", "u2", "b2"} <= obj.keys():
+            return "cdconv"
+        turns = obj.get("turns")
+        if isinstance(turns, list) and turns and isinstance(turns[0], dict):
+            return "decode"
+        if isinstance(turns, list):
+            return "examples"
+        break
+    raise InputError(
+        "not a CDConv, DECODE or detector-pairs JSONL file (no u1/b1/u2/b2 or turns)", path=str(path)
+    )
+
+
+def read_examples(
+    path: str | Path, layout: str | None = None, dataset: str | Path | None = None
+) -> list[DialogueExample]:
+    """Examples from any supported layout (auto-detected unless ``layout`` is given)."""
+    layout = layout or detect_layout(path)
+    if layout == "cdconv":
+        return read_cdconv(path)
+    if layout == "examples":
+        return read_example_file(path)
+    if layout == "decode":
+        return read_decode(path)
+    if layout == "scored-run":
+        if dataset is None:
+            raise InputError("a scored run needs its dataset directory (--dataset)", path=str(path))
+        return read_scored_run(path, dataset)
+    raise InputError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}", path=str(path))

@@ -1,0 +1,219 @@
+"""``consistest converse``: bot-bot conversations with inquiries, judged, into a resumable run directory.
+
+All conversations advance together: in each round every bot gets, as one batch of items through
+``ChatModel.stream``, the next utterance of each conversation where it is to speak and the side queries
+asking it about what it just said; HF backends batch across conversations, endpoints send them
+concurrently. Replies are appended to RUNDIR/events.jsonl (fsynced per chunk) and a rerun resumes where
+the log ends; sampling is seeded per item id, so the texts depend neither on batching nor on resuming.
+When every conversation is done, the inquiries are judged and the run is written out:
+
+- ``aih.json``: settings, the signature and its parts, counts, ``complete``;
+- ``conversations.jsonl``: one conversation per line (personas, opener, utterances by speaker);
+- ``inquiries.jsonl``: one inquiry per line (utterance, entity, question, answer, both verdicts).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from consistest.core import log
+from consistest.core.errors import InputError
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
+from consistest.core.rundir import AppendLog, read_log, run_lock
+from consistest.core.signature import make_signature
+from consistest.data.dialogues import read_dialogues
+from consistest.metrics.rules import RULES_VERSION
+from consistest.models.base import ChatModel, ProbabilisticNLI
+from consistest.models.nli import nli_from_option, nli_signature
+from consistest.tasks.aih import AIH_VERSION
+from consistest.tasks.aih.config import ConverseConfig
+from consistest.tasks.aih.inquirer import Inquirer
+from consistest.tasks.aih.judges import judge_inquiries
+from consistest.tasks.aih.plan import Plan, opener_pool, persona_pool, plan_conversations, pools_hash, speaker
+from consistest.tasks.aih.state import RunState
+
+RUN_FILE = "aih.json"
+EVENTS_FILE = "events.jsonl"
+CONVERSATIONS_FILE = "conversations.jsonl"
+INQUIRIES_FILE = "inquiries.jsonl"
+OUR_FILES = (RUN_FILE, EVENTS_FILE, CONVERSATIONS_FILE, INQUIRIES_FILE)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A run resolved from its config: conversations, inquirer, settings, signature parts."""
+
+    plans: list[Plan]
+    inquirer: Inquirer
+    settings: dict[str, Any]
+    parts: list[tuple[str, Any]]
+
+
+def setup(cfg: ConverseConfig) -> Setup:
+    """Plans, inquirer, settings and signature parts (up to the judge); loads no chat model."""
+    dialogues = read_dialogues(cfg.dialogues) if cfg.dialogues is not None else []
+    personas, openers = persona_pool(dialogues), opener_pool(dialogues)
+    plans = plan_conversations(cfg, personas, openers)
+    inquirer = Inquirer(cfg.inquirer, cfg.seed, _load_qg(cfg) if cfg.inquirer == "neural" else None)
+    pool = pools_hash(personas, openers) if dialogues else "none"
+    settings = {
+        "aih": AIH_VERSION,
+        "bots": {b.name: b.settings() for b in cfg.bots},
+        "conversations": cfg.conversations,
+        "turns": cfg.turns,
+        "self_pairs": cfg.self_pairs,
+        "opener": cfg.opener,
+        "personas": pool,
+        "seed": cfg.seed,
+        "inquirer": inquirer.signature_value(),
+    }
+    parts: list[tuple[str, Any]] = [
+        ("aih", AIH_VERSION),
+        ("bots", [b.signature_value() for b in sorted(cfg.bots, key=lambda b: b.name)]),
+        ("pairs", "ordered+self" if cfg.self_pairs else "ordered"),
+        ("conv", cfg.conversations),
+        ("turns", cfg.turns),
+        ("personas", pool),
+        ("opener", cfg.opener),
+        ("inquirer", settings["inquirer"]),
+        ("seed", cfg.seed),
+    ]
+    return Setup(plans, inquirer, settings, parts)
+
+
+def _load_qg(cfg: ConverseConfig) -> Any:
+    from consistest.models.hf_loader import resolve_device
+    from consistest.models.questions import HFAnswerAwareQG
+
+    return HFAnswerAwareQG(cfg.qg_model, device=resolve_device(cfg.device), batch_size=cfg.batch_size)
+
+
+def load_judge_nli(cfg: ConverseConfig, nli: Any = None) -> ProbabilisticNLI | None:
+    """The judges' NLI model (``none`` = rules only: no paper verdicts); it must give probabilities."""
+    model = (
+        nli
+        if nli is not None
+        else nli_from_option(
+            cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device, quiet=cfg.quiet
+        )
+    )
+    if model is not None and not isinstance(model, ProbabilisticNLI):
+        raise InputError(f"the NLI model {model.name!r} gives no probabilities (predict_proba)", field="nli")
+    return model
+
+
+def run_converse(cfg: ConverseConfig, nli: Any = None) -> Path:
+    """Run (or resume) every conversation, judge the inquiries, write the run directory; return it.
+    ``nli`` overrides ``cfg.nli`` with a model object (tests)."""
+    run = setup(cfg)
+    judge_nli = load_judge_nli(cfg, nli)  # before any generation: a bad --nli costs nothing
+    out = Path(cfg.out)
+    with run_lock(out):
+        _check_resume(out, run.settings, cfg.overwrite)
+        state = RunState(run.plans, cfg.turns)
+        events_path = out / EVENTS_FILE
+        state.restore(read_log(events_path, state.known_ids()), str(events_path))
+        info = lambda complete: _info(run, cfg, nli_signature(judge_nli), complete)  # noqa: E731
+        if not state.complete:
+            _generate(cfg, run, state, events_path, lambda: atomic_write_json(out / RUN_FILE, info(False)))
+        _write_results(out, run, state, judge_nli, cfg.tau, cfg.quiet)
+        atomic_write_json(out / RUN_FILE, info(True))
+    return out
+
+
+def _info(run: Setup, cfg: ConverseConfig, nli: str, complete: bool) -> dict[str, Any]:
+    parts = [*run.parts, ("nli", nli), ("rules", RULES_VERSION), ("tau", cfg.tau)]
+    return {"settings": run.settings, "judge": {"nli": nli, "rules": RULES_VERSION, "tau": cfg.tau},
+            "signature": make_signature(parts), "signature_parts": [[k, v] for k, v in parts],
+            "conversations": len(run.plans), "complete": complete}  # fmt: skip
+
+
+def _check_resume(out: Path, settings: dict[str, Any], overwrite: bool) -> None:
+    if overwrite:
+        for name in OUR_FILES:
+            (out / name).unlink(missing_ok=True)
+        return
+    if (out / RUN_FILE).exists():
+        old = (read_json(out / RUN_FILE) or {}).get("settings") or {}
+        diff = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
+        if diff:
+            changes = "; ".join(f"{k}: {old.get(k)!r} -> {settings.get(k)!r}" for k in diff)
+            raise InputError(
+                f"settings differ from the stored run ({changes}); use --overwrite or another --out",
+                path=str(out / RUN_FILE),
+            )
+    elif (out / EVENTS_FILE).exists():
+        raise InputError(f"{EVENTS_FILE} exists without {RUN_FILE}; use --overwrite", path=str(out))
+
+
+def _generate(
+    cfg: ConverseConfig, run: Setup, state: RunState, path: Path, on_first_write: Callable[[], None]
+) -> None:
+    """Rounds until every conversation is done: each bot replies to all it must say now, in one stream."""
+    models: dict[str, ChatModel] = {}
+    total = len(run.plans) * (state.length - 1)
+    bar = progress(total=total, initial=state.generated(), unit="utt", desc="converse", quiet=cfg.quiet)
+    first = [True]
+    try:
+        with AppendLog(path) as events:
+
+            def write(records: list[dict[str, Any]]) -> None:
+                if first[0] and records:
+                    on_first_write()
+                    first[0] = False
+                events.append(records)
+
+            write(_ask(run.inquirer, state, state.unasked()))
+            while not state.complete:
+                before = state.generated() + len(state.inquiries)
+                for bot in sorted(b.name for b in cfg.bots):
+                    items = state.items_for(bot)
+                    if not items:
+                        continue
+                    if bot not in models:
+                        models[bot] = cfg.bot(bot).model.load(cfg.quiet, extra=cfg.extra_models)
+                    for chunk in models[bot].stream(items):
+                        records, said = [], []
+                        for item_id, text in chunk:
+                            rec, follow = state.record(item_id, text)
+                            records.append(rec)
+                            said += [follow] if follow else []
+                        write(records + _ask(run.inquirer, state, said))
+                        bar.update(sum(1 for r in records if "text" in r))
+                        bar.set_postfix(asked=state.asked(), refresh=False)
+                if state.generated() + len(state.inquiries) == before:
+                    raise RuntimeError("a bot returned no reply for some of its items")
+    finally:
+        bar.close()
+
+
+def _ask(inquirer: Inquirer, state: RunState, said: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """Make the inquiries after ``said`` utterances; the log records of those with nothing to ask."""
+    if not said:
+        return []
+    made = inquirer.ask(said)
+    return [r for iid, _ in said if (r := state.ask(iid, made[iid])) is not None]
+
+
+def _write_results(
+    out: Path, run: Setup, state: RunState, nli: ProbabilisticNLI | None, tau: float, quiet: bool
+) -> None:
+    conversations, inquiries = [], []
+    for p in run.plans:
+        said = state.utterances[p.id]
+        conversations.append({
+            "id": p.id, "partner": p.partner, "bot": p.evaluated, "index": p.index,
+            "partner_persona": list(p.partner_persona), "bot_persona": list(p.evaluated_persona),
+            "utterances": [{"speaker": speaker(p, n), "text": t} for n, t in enumerate(said)],
+        })  # fmt: skip
+        for n in range(3, len(said), 2):
+            rec = state.inquiries[f"{p.id}:q{n}"]
+            if rec.get("question") is not None:
+                inquiries.append({**rec, "conversation": p.id, "partner": p.partner, "bot": p.evaluated,
+                                  "turn": n, "utterance": said[n]})  # fmt: skip
+    log.info(f"aih: judging {len(inquiries)} inquiries", quiet=quiet)
+    atomic_write_jsonl(out / CONVERSATIONS_FILE, conversations)
+    atomic_write_jsonl(out / INQUIRIES_FILE, judge_inquiries(inquiries, nli, tau))

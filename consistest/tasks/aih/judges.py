@@ -1,0 +1,62 @@
+"""Two judges of an inquiry's answer, both stored per inquiry.
+
+- ``paper`` (AIH): NLI on premise = the utterance asked about, hypothesis = the answer; a contradiction
+  when P(contradiction) > tau (0.15 in the paper). The probabilities are stored, so ``rank --tau`` can
+  move the threshold without running the model again.
+- ``ours``: the ConsisTest hybrid applied to the inquiry: the entity is the truth, the answer is scored
+  by keyword recall with the NLI guard (premise = the sentence holding the entity, hypothesis = the
+  answer without its questions), so an evasive or forgetful answer counts against the bot too. Its
+  inconsistency is 1 - score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, get_args
+
+from consistest.metrics.rules import final_score, judge
+from consistest.models.base import ProbabilisticNLI
+
+JudgeName = Literal["paper", "ours"]
+JUDGES: tuple[JudgeName, ...] = get_args(JudgeName)
+JUDGE_LABELS: dict[JudgeName, str] = {
+    "paper": "paper: NLI P(contradiction) > tau on (utterance, answer)",
+    "ours": "ours: ConsisTest hybrid, entity = truth (keyword recall + NLI guard)",
+}
+
+
+def judge_inquiries(
+    inquiries: Sequence[Mapping[str, Any]], nli: ProbabilisticNLI | None, tau: float
+) -> list[dict[str, Any]]:
+    """The inquiries with both verdicts added (``None`` where a judge cannot decide without NLI)."""
+    verdicts = [judge(q["question"], q["truth"], "wh", q["answer"]) for q in inquiries]
+    paper_pairs = [(q["utterance"], q["answer"]) for q in inquiries]
+    ours_pairs = [(q["sentence"], v.cleaned) for q, v in zip(inquiries, verdicts, strict=True)]
+    probs = nli.predict_proba(paper_pairs + ours_pairs) if nli is not None and inquiries else []
+    out = []
+    for k, (q, v) in enumerate(zip(inquiries, verdicts, strict=True)):
+        paper = probs[k] if probs else None
+        guard = max(probs[len(inquiries) + k].items(), key=lambda kv: kv[1])[0] if probs else None
+        score = final_score(v, guard)
+        out.append(
+            {
+                **q,
+                "nli": paper,
+                "paper": None if paper is None else paper["contradiction"] > tau,
+                "ours_outcome": v.outcome.value,
+                "ours_rule_score": v.rule_score,
+                "ours_nli": guard,
+                "ours_score": score,
+            }
+        )
+    return out
+
+
+def contradiction(inquiry: Mapping[str, Any], name: JudgeName, tau: float) -> float | None:
+    """1 for a contradiction, 0 for a consistent answer (ours: 1 - score, so partial recall counts in
+    part); None when the judge could not decide (no NLI)."""
+    if name == "paper":
+        nli = inquiry.get("nli")
+        return None if not nli else float(nli["contradiction"] > tau)
+    score = inquiry.get("ours_score")
+    return None if score is None else 1.0 - float(score)

@@ -1,0 +1,84 @@
+"""PNG plots of a ranking report: the C_ij heatmap and the stability curve, one panel per judge
+(matplotlib, from the ``aih`` extra, imported when a plot is drawn)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from consistest.core.errors import EnvironmentFault
+
+HEATMAP_FILE = "cij.png"
+STABILITY_FILE = "stability.png"
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise EnvironmentFault(
+            "plots need matplotlib: pip install 'consistest[aih]' (or --no-plots)"
+        ) from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _judges(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(name, j) for name, j in report["judges"].items() if "matrix" in j]
+
+
+def plot_heatmap(report: Mapping[str, Any], path: Path) -> None:
+    """C_ij in % (rows = partner, columns = evaluated bot) with C_j under each column."""
+    import numpy as np
+
+    plt = _pyplot()
+    judges, bots = _judges(report), report["bots"]
+    size = (1.2 + 1.3 * len(bots) * len(judges), 1.6 + 1.1 * len(bots))
+    fig, axes = plt.subplots(1, len(judges), figsize=size, squeeze=False)
+    for ax, (name, j) in zip(axes[0], judges, strict=True):
+        m = np.array([[np.nan if j["matrix"][i][b] is None else 100 * j["matrix"][i][b] for b in bots]
+                      for i in bots])  # fmt: skip
+        im = ax.imshow(
+            m, cmap="Reds", vmin=0, vmax=max(1.0, float(np.nanmax(m)) if np.isfinite(m).any() else 1.0)
+        )
+        for (r, c), v in np.ndenumerate(m):
+            ax.text(c, r, "-" if np.isnan(v) else f"{v:.0f}", ha="center", va="center", fontsize=9)
+        ax.set_xticks(range(len(bots)), [f"{b}\nC={100 * (j['bots'][b]['C'] or 0):.0f}" for b in bots])
+        ax.set_yticks(range(len(bots)), bots)
+        ax.set_xlabel("evaluated bot (C_j in %)")
+        ax.set_ylabel("partner")
+        ax.set_title(f"{name}: contradictions per inquiry, %")
+        fig.colorbar(im, ax=ax, shrink=0.8)
+    _save(fig, plt, path)
+
+
+def plot_stability(report: Mapping[str, Any], path: Path) -> None:
+    """Share of subsamples ranked as the reference against S (log axis); dashed: one bot left out."""
+    plt = _pyplot()
+    judges = _judges(report)
+    fig, axes = plt.subplots(1, len(judges), figsize=(5.5 * len(judges), 4), squeeze=False)
+    for ax, (name, j) in zip(axes[0], judges, strict=True):
+        s = j["stability"]
+        ax.plot(s["grid"], [100 * x for x in s["share"]], marker="o", label="all bots")
+        for bot, shares in s["leave_one_out"].items():
+            ax.plot(s["grid"], [100 * x for x in shares], linestyle="--", marker=".", label=f"without {bot}")
+        ax.set_xscale("log")
+        ax.set_xticks(s["grid"], [str(x) for x in s["grid"]])
+        ax.minorticks_off()
+        ax.set_ylim(-2, 102)
+        ax.set_xlabel("S, conversations per ordered pair")
+        ax.set_ylabel(f"% of {s['repetitions']} subsamples ranked as reference")
+        ax.set_title(f"{name}: {' > '.join(s['reference'])}", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    _save(fig, plt, path)
+
+
+def _save(fig: Any, plt: Any, path: Path) -> None:
+    """Save as PNG (callers write into a temp folder that replaces the output whole)."""
+    fig.tight_layout()
+    fig.savefig(path, format="png", dpi=120)
+    plt.close(fig)

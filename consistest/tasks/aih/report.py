@@ -1,0 +1,102 @@
+"""Render a ranking report (``rank.rank``) as text tables, Markdown or JSON; rates are in percent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from consistest.core.table import format_table
+
+
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}"
+
+
+def p_value(p: float | None) -> str:
+    if p is None:
+        return ""
+    stars = "***" if p < 0.001 else "**" if p < 0.01 else "*" if p < 0.05 else ""
+    return ("p<0.001" if p < 0.001 else f"p={p:.3f}") + stars
+
+
+def render(report: Mapping[str, Any], fmt: str = "table") -> str:
+    if fmt == "json":
+        return json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False)
+    md = fmt == "markdown"
+    pairs = "with self-pairs" if report["self_pairs"] else "no self-pairs"
+    lines = [
+        f"AIH ranking of {len(report['bots'])} bots: {report['conversations']} conversations "
+        f"({report['conversations_per_pair']} per ordered pair, {pairs}, {report['turns']} turns), "
+        f"{report['inquiries']} inquiries"
+    ]
+    for j in report["judges"].values():
+        title = f"judge {j['label']} ({j['inquiries']} judged, {j['undecided']} not)"
+        lines += ["", f"## {title}" if md else title]
+        if "note" in j:
+            lines.append(j["note"])
+            continue
+        per = j["per_conversation"]
+        lines.append(f"per conversation: {per['inquiries']:.2f} inquiries, {per['contradictions']:.2f} "
+                     "contradictions")  # fmt: skip
+        lines += ["", "C_ij in % (row = partner, column = evaluated bot; C_j = mean over partners)", ""]
+        lines += format_table(*_matrix(report["bots"], j), fmt)
+        lines += ["", "ranking (lowest contradiction rate first; test: paired bootstrap of the gap)", ""]
+        lines += format_table(*_ranking(j), fmt)
+        lines += ["", *_stability(j["stability"], fmt)]
+        if j["ties"]:
+            lines.append("note: the full-data ranking has ties (equal C_j); its order among them is by name")
+        if any(f["C"] is None for f in j["bots"].values()):
+            lines.append("note: bots without a judged inquiry have no rate (-) and are ranked last")
+    if "human" in report:
+        lines += ["", *_human(report["human"], fmt)]
+    lines += ["", f"`{report['signature']}`" if md else report["signature"]]
+    return "\n".join(lines)
+
+
+def _matrix(bots: list[str], j: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    rows = [[i, *[pct(j["matrix"][i][b]) for b in bots]] for i in bots]
+    rows.append(["C_j", *[pct(j["bots"][b]["C"]) for b in bots]])
+    return ["partner", *bots], rows
+
+
+def _ranking(j: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
+    tests = {t["better"]: t for t in j["tests"]}
+    rows = []
+    for k, b in enumerate(j["ranking"], start=1):
+        f = j["bots"][b]
+        ci = f"[{pct(f['ci'][0])}, {pct(f['ci'][1])}]" if f["ci"] else "-"
+        t = tests.get(b) or {"delta": None}
+        gap = f"{t['worse']} +{pct(t['delta'])} {p_value(t['p'])}".strip() if t["delta"] is not None else ""
+        ipc, cpc = f["inquiries_per_conversation"], f["contradictions_per_conversation"]
+        rows.append([str(k), b, pct(f["C"]), ci, str(f["inquiries"]), _f(ipc), _f(cpc), gap])
+    return ["rank", "bot", "C_j %", "95% CI", "inquiries", "inq/conv", "contr/conv", "next bot: gap"], rows
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.2f}"
+
+
+def _stability(s: Mapping[str, Any], fmt: str) -> list[str]:
+    order = " > ".join(s["reference"])
+    head = (f"stability: % of {s['repetitions']} subsamples of S conversations per pair ranked "
+            f"{order} ({s['reference_from']}); -X = with bot X left out")  # fmt: skip
+    header = ["S", "all", *[f"-{b}" for b in s["leave_one_out"]]]
+    rows = [
+        [str(size), pct(share), *[pct(v[k]) for v in s["leave_one_out"].values()]]
+        for k, (size, share) in enumerate(zip(s["grid"], s["share"], strict=True))
+    ]
+    return [head, "", *format_table(header, rows, fmt)]
+
+
+def _human(h: Mapping[str, Any], fmt: str) -> list[str]:
+    lines = [f"judges vs human labels: {h['labelled']} labelled inquiries, {pct(h['human_rate'])}% "
+             "contradictions by the people (F1 of the contradiction class; Pearson r)", ""]  # fmt: skip
+    rows = [[r["judge"], _f(r["f1"]), _f(r["pearson"]), str(r["n"])] for r in h["agreement"]]
+    lines += format_table(["judge", "F1", "Pearson", "n"], rows, fmt)
+    lines += ["", "contradiction rate in % on the labelled inquiries, by bot", ""]
+    judges = [k for k in h["by_bot"][next(iter(h["by_bot"]))] if k not in ("labelled", "human")]
+    rows = [
+        [b, str(v["labelled"]), pct(v["human"]), *[pct(v[k]) for k in judges]] for b, v in h["by_bot"].items()
+    ]
+    return lines + format_table(["bot", "labelled", "human", *judges], rows, fmt)

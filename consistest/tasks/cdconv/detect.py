@@ -1,0 +1,123 @@
+"""``consistest detect``: run a trained detector over dialogues (CDConv, DECODE, detector-pairs JSONL or a
+scored ConsisTest run) and write one prediction per dialogue; with labels, CDConv's Table 4 figures."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from consistest.core import log
+from consistest.core.errors import InputError
+from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.records import DialogueExample, content_hash
+from consistest.data.cdconv import read_examples
+from consistest.tasks.cdconv.report import by_group, detector_metrics
+
+
+@dataclass(frozen=True)
+class DetectConfig:
+    detector: str
+    data: tuple[str, ...]
+    out: str | None = None  # predictions JSONL (metrics beside it as <out>.metrics.json)
+    dataset: str | None = None
+    batch_size: int = 64
+    device: str = "cpu"
+    threads: int = 0
+    quiet: bool = False
+
+
+def prediction_rows(examples: Sequence[DialogueExample], preds: Sequence[Any]) -> list[dict[str, Any]]:
+    """One output row per dialogue: the prediction, and the gold label and trigger when known."""
+    rows = []
+    for ex, p in zip(examples, preds, strict=True):
+        row = asdict(p)
+        row.update({"gold": ex.label, "trigger": ex.trigger, "origin": ex.origin})
+        rows.append(row)
+    return rows
+
+
+def set_metrics(examples: Sequence[DialogueExample], preds: Sequence[Any]) -> dict[str, Any] | None:
+    """Table 4 figures over the labelled examples, overall and by trigger (None without labels)."""
+    idx = [i for i, ex in enumerate(examples) if ex.label is not None]
+    if not idx:
+        return None
+    gold = [examples[i].label or "none" for i in idx]
+    pred = [preds[i].category for i in idx]
+    out = detector_metrics(gold, pred)
+    triggers = [examples[i].trigger for i in idx]
+    if len(set(triggers)) > 1:
+        out["by_trigger"] = by_group(gold, pred, triggers)
+    return out
+
+
+def evaluate_sets(
+    detector_dir: str | Path,
+    sets: Mapping[str, Sequence[DialogueExample]],
+    *,
+    batch_size: int = 64,
+    device: str = "cpu",
+) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """(metrics per labelled set, prediction rows per set) of a trained detector."""
+    from consistest.training.detector import Detector
+
+    detector = Detector(detector_dir, batch_size=batch_size, device=device)
+    results, rows = {}, {}
+    for name, examples in sets.items():
+        preds = detector.predict(examples)
+        rows[name] = prediction_rows(examples, preds)
+        m = set_metrics(examples, preds)
+        if m is not None:
+            results[name] = m
+    return results, rows
+
+
+def run_detect(cfg: DetectConfig) -> dict[str, Any]:
+    """Predict every dialogue of ``cfg.data``; write predictions (and metrics) when ``out`` is given."""
+    import torch
+
+    from consistest.models.hf_loader import resolve_device
+
+    if cfg.threads > 0:
+        torch.set_num_threads(cfg.threads)
+    cfg = replace(cfg, device=resolve_device(cfg.device))
+    examples = [ex for p in cfg.data for ex in read_examples(p, dataset=cfg.dataset)]
+    if not examples:
+        raise InputError("no dialogues to judge", field="data")
+    info = _detector_info(cfg.detector)
+    name = "+".join(Path(p).name for p in cfg.data)
+    results, rows = evaluate_sets(
+        cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device
+    )
+    summary = {
+        "signature": info["signature"],
+        "data": {"files": [Path(p).name for p in cfg.data], "hash": content_hash([e.id for e in examples])},
+        "n": len(examples),
+        "categories": _counts([r["category"] for r in rows[name]]),
+        "results": results,
+    }
+    if cfg.out is not None:
+        atomic_write_jsonl(cfg.out, rows[name])
+        atomic_write_json(str(Path(cfg.out).with_suffix("")) + ".metrics.json", summary)
+        log.info(f"wrote {len(rows[name])} predictions to {cfg.out}", quiet=cfg.quiet)
+    return summary
+
+
+def _counts(values: Sequence[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def _detector_info(directory: str) -> dict[str, Any]:
+    from consistest.core.io import read_json
+    from consistest.training.detector import DETECTOR_FILE
+
+    path = Path(directory) / DETECTOR_FILE
+    if not path.is_file():
+        raise InputError(
+            f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=directory
+        )
+    return read_json(path)

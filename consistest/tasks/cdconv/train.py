@@ -1,0 +1,220 @@
+"""``consistest train-detector``: split labelled dialogues by context, train the method's classifiers
+(optionally after a first stage on NLI pairs, contradiction vs rest), evaluate on the test split and any
+extra test sets in CDConv's Table 4 layout. Every stage resumes from its last epoch checkpoint."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from consistest.core import log
+from consistest.core.errors import InputError
+from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.records import DialogueExample, content_hash
+from consistest.core.signature import make_signature
+from consistest.data.cdconv import read_examples
+from consistest.tasks.cdconv.detect import evaluate_sets
+from consistest.training import detector as det
+from consistest.training.loop import fit
+from consistest.training.nli_data import NLIExample, read_nli_file
+
+SplitBy = Literal["context", "row"]
+SPLITS = ("train", "dev", "test")
+
+
+@dataclass(frozen=True)
+class TrainDetectorConfig:
+    """Settings of ``consistest train-detector``; all but out/quiet/threads go into the run's identity."""
+
+    method: det.Method
+    data: tuple[str, ...]
+    out: str
+    base: str = "scratch"
+    tests: tuple[str, ...] = ()
+    dataset: str | None = None  # the dataset directory of scored ConsisTest runs among the inputs
+    split_by: SplitBy = "context"
+    split_seed: int = 13
+    fractions: tuple[float, float] = (0.6, 0.2)  # train, dev; the rest is test
+    nli_stage: tuple[str, ...] = ()
+    nli_epochs: int = 1
+    nli_max: int | None = 20000
+    epochs: int = 5
+    lr: float | None = None  # None: 3e-4 for a scratch encoder, 5e-5 (the paper's) for a pretrained one
+    batch_size: int = 32
+    max_length: int = 128
+    seed: int = 0
+    max_steps: int | None = None
+    warmup: float = 0.06
+    weight_decay: float = 0.01
+    threads: int = 0
+    device: str = "cpu"
+    quiet: bool = False
+
+    def identity(self) -> dict[str, Any]:
+        d = asdict(self)
+        for k in ("out", "quiet", "threads", "tests", "device"):
+            d.pop(k)
+        return d
+
+
+def split_of(ex: DialogueExample, by: SplitBy, seed: int, fractions: tuple[float, float]) -> str:
+    """train/dev/test by a content hash of the context (every reply to one context on one side) or of
+    the row; a split the example carries itself (synthetic data split by persona) wins."""
+    if ex.split in SPLITS:
+        return ex.split
+    key = ex.context if by == "context" else ex.id
+    u = int(content_hash(seed, "split", key), 16) / 16**16
+    return "train" if u < fractions[0] else "dev" if u < sum(fractions) else "test"
+
+
+def split_examples(
+    cfg: TrainDetectorConfig, examples: list[DialogueExample]
+) -> dict[str, list[DialogueExample]]:
+    parts: dict[str, list[DialogueExample]] = {s: [] for s in SPLITS}
+    for ex in examples:
+        if ex.label is not None:
+            parts[split_of(ex, cfg.split_by, cfg.split_seed, cfg.fractions)].append(ex)
+    if not parts["train"]:
+        raise InputError("no labelled training examples", field="data")
+    return parts
+
+
+def detector_signature(cfg: TrainDetectorConfig, data_hash: str) -> str:
+    """The method, encoder, first stage, training data and split, seed and schedule."""
+    nli = content_hash(sorted(Path(p).name for p in cfg.nli_stage))[:8] if cfg.nli_stage else "none"
+    return make_signature(
+        [
+            ("task", "cdconv"),
+            ("method", cfg.method),
+            ("base", Path(cfg.base).name if Path(cfg.base).is_dir() else cfg.base),
+            ("nli-stage", nli),
+            ("data", data_hash[:12]),
+            ("split", f"{cfg.split_by}-{cfg.split_seed}"),
+            ("seed", cfg.seed),
+            ("ep", cfg.epochs),
+            ("len", cfg.max_length),
+        ]
+    )
+
+
+def _base_loader(cfg: TrainDetectorConfig, out: Path, texts: list[str], start: Path | None):
+    """A function (labels -> (tokenizer, model)) for a new stage: from the NLI first stage when there is
+    one, else a scratch BERT over a vocabulary learnt from the training texts, else the named encoder."""
+    from consistest.training.nli_train import load_base
+
+    tok_dir = out / "tokenizer"
+    if det.is_scratch(cfg.base) and start is None and not (tok_dir / "tokenizer.json").is_file():
+        det.train_scratch_tokenizer(texts, tok_dir, max_length=cfg.max_length)
+
+    def load(labels: tuple[str, ...]) -> tuple[Any, Any]:
+        id2label = dict(enumerate(labels))
+        if start is not None:
+            tok, model = det.load_stage_start(start, labels)
+        elif det.is_scratch(cfg.base):
+            from transformers import AutoTokenizer
+
+            tok = AutoTokenizer.from_pretrained(str(tok_dir))
+            model = det.with_labels(
+                det.scratch_model(cfg.base, tok, len(labels), cfg.seed, cfg.max_length), labels
+            )
+        else:
+            tok, model = load_base(cfg.base, id2label)
+        return det.left_truncating(tok), model
+
+    return load
+
+
+def nli_pairs(cfg: TrainDetectorConfig) -> list[NLIExample]:
+    """The first stage's pairs: contradiction (1) vs the rest (0), a content-seeded ``nli_max`` of them."""
+    pairs: list[NLIExample] = []
+    for p in cfg.nli_stage:
+        pairs += [NLIExample(e.premise, e.hypothesis, int(e.label == 0)) for e in read_nli_file(p)]
+    pairs.sort(key=lambda e: content_hash(cfg.seed, e.premise, e.hypothesis))
+    return pairs[: cfg.nli_max] if cfg.nli_max else pairs
+
+
+def nli_first_stage(cfg: TrainDetectorConfig, out: Path, load, pairs: list[NLIExample]) -> Path | None:
+    """The paper's first stage: the encoder learns contradiction vs rest on NLI pairs (OUT/nli-stage)."""
+    if not pairs:
+        return None
+    dev, train = pairs[: len(pairs) // 20], pairs[len(pairs) // 20 :]
+    stage_cfg = replace(cfg, epochs=cfg.nli_epochs)
+    identity = content_hash("nli-stage", cfg.identity(), [(e.premise, e.hypothesis, e.label) for e in pairs])
+    labels = ("other", "contradiction")
+    log.info(f"NLI first stage: {len(train)} pairs", quiet=cfg.quiet)
+    fit(stage_cfg, train, {"nli:dev": dev}, out / "nli-stage", identity, lambda: load(labels), labels)
+    return out / "nli-stage"
+
+
+def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
+    """Read, split, train every stage (resumable), write OUT/detector.json, evaluate; return metrics."""
+    if cfg.device == "auto" or cfg.device.startswith("cuda"):
+        from consistest.models.hf_loader import resolve_device
+
+        cfg = replace(cfg, device=resolve_device(cfg.device))
+    if cfg.lr is None:
+        cfg = replace(cfg, lr=3e-4 if det.is_scratch(cfg.base) else 5e-5)
+    if cfg.method not in det.METHODS:
+        raise InputError(f"unknown method {cfg.method!r}", field="method")
+    if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
+        raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
+    examples = [ex for path in cfg.data for ex in read_examples(path, dataset=cfg.dataset)]
+    tests = {Path(p).name: read_examples(p, dataset=cfg.dataset) for p in cfg.tests}
+    parts = split_examples(cfg, examples)
+    data_hash = content_hash([(e.id, e.label, e.split) for e in examples], n=64)
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
+    history = train_stages(cfg, parts, out, data_hash)
+    signature = detector_signature(cfg, data_hash)
+    info = {
+        "method": cfg.method,
+        "base": cfg.base,
+        "max_length": cfg.max_length,
+        "stages": [asdict(s) for s in det.STAGES[cfg.method]],
+        "signature": signature,
+        "config": {k: v for k, v in asdict(cfg).items() if k != "quiet"},
+        "counts": {k: len(v) for k, v in parts.items()},
+    }
+    det.write_detector_info(out, info)
+    sets = {"test": parts["test"], **tests} if parts["test"] else tests
+    results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
+    for name, rows in preds.items():
+        atomic_write_jsonl(out / f"predictions-{name}.jsonl", rows)
+    metrics = {**info, "training": history, "results": results}
+    atomic_write_json(out / "metrics.json", metrics)
+    return metrics
+
+
+def train_stages(
+    cfg: TrainDetectorConfig, parts: dict[str, list[DialogueExample]], out: Path, data_hash: str
+) -> dict[str, Any]:
+    """The optional NLI first stage, then each classifier of the method (each resumable): their histories."""
+    first = nli_pairs(cfg)
+    texts = [t for ex in parts["train"] for t in ex.turns] + [
+        t for e in first for t in (e.premise, e.hypothesis)
+    ]
+    load = _base_loader(cfg, out, texts, None)
+    start = nli_first_stage(cfg, out, load, first)
+    if start is not None:
+        load = _base_loader(cfg, out, texts, start)
+    history, sep = {}, _sep(cfg, out, start)
+    for stage in det.STAGES[cfg.method]:
+        train = det.stage_examples(stage, parts["train"], sep)
+        dev = {"dev": det.stage_examples(stage, parts["dev"], sep)} if parts["dev"] else {}
+        identity = content_hash(stage.name, cfg.identity(), data_hash)
+        log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
+        res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
+        history[stage.name] = {"steps": res.steps, "history": res.history, "dev": res.dev}
+    return history
+
+
+def _sep(cfg: TrainDetectorConfig, out: Path, start: Path | None) -> str:
+    """The separator the stage's tokenizer will use (scratch and BERT-style bases: ``[SEP]``)."""
+    from transformers import AutoTokenizer
+
+    from consistest.training.nli_train import resolve_base
+
+    src = start or (out / "tokenizer" if det.is_scratch(cfg.base) else resolve_base(cfg.base))
+    return det.separator(AutoTokenizer.from_pretrained(str(src)))

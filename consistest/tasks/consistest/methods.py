@@ -1,0 +1,93 @@
+"""Scoring methods over ConsisTest samples: the paper's hybrid (``paper``, the default, so published numbers
+reproduce) and the improved one (``plus``, :mod:`consistest.metrics.plus`). Both run the rules on every
+reply, then one NLI call over every distinct (premise, hypothesis) pair whose label can change a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal, get_args
+
+from consistest.core import log
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.metrics.plus import RULES, Rule, final_plus, judge_plus, method_tag
+from consistest.metrics.rules import Need, final_score, judge
+from consistest.models.base import NLI
+
+Method = Literal["paper", "plus"]
+METHODS: tuple[Method, ...] = get_args(Method)
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One reply as a method saw it: rule outcome and score, what NLI was asked, the final score."""
+
+    outcome: str
+    rule_score: float | None
+    nli_use: str
+    cleaned: str
+    nli_label: str | None
+    score: float | None
+
+
+def check_method(method: str) -> Method:
+    if method not in METHODS:
+        raise InputError(f"unknown method {method!r}, expected one of {', '.join(METHODS)}", field="method")
+    return method  # type: ignore[return-value]
+
+
+def signature_value(method: Method, rules: Sequence[Rule] = RULES) -> str:
+    """``paper`` or ``plus-<version>`` (a rule subset is named: ``plus-1[extras]``)."""
+    return method_tag(method, rules)
+
+
+def support_text(s: Sample) -> str:
+    """What a WH answer's extra values may come from without penalty: the fact and the persona."""
+    return " ".join([s.fact, s.nli_premise, *s.persona])
+
+
+def judge_samples(
+    samples: Sequence[Sample],
+    responses: Mapping[str, str],
+    nli: NLI | None,
+    *,
+    method: Method = "paper",
+    rules: Sequence[Rule] = RULES,
+    quiet: bool = True,
+) -> list[Judged]:
+    """Judge every sample's reply with ``method``; ``nli=None`` leaves NLI-only decisions undecided."""
+    check_method(method)
+    if method == "paper":
+        paper = [judge(s.question, s.answer, s.type, responses[s.id]) for s in samples]
+        asks = [
+            [(s.nli_premise, v.cleaned)] if v.need is not Need.NONE else []
+            for s, v in zip(samples, paper, strict=True)
+        ]
+        labels = _labels(asks, nli, quiet)
+        return [
+            Judged(v.outcome.value, v.rule_score, v.need.value, v.cleaned, lab[0] if lab else None,
+                   final_score(v, lab[0] if lab else None))
+            for v, lab in zip(paper, labels, strict=True)
+        ]  # fmt: skip
+    plus = [
+        judge_plus(s.question, s.answer, s.type, responses[s.id], support_text(s), rules) for s in samples
+    ]
+    labels = _labels([v.pairs(s.nli_premise) for s, v in zip(samples, plus, strict=True)], nli, quiet)
+    return [
+        Judged(v.outcome, v.rule_score, "+".join(v.asks) or "none", v.cleaned, lab[0] if lab else None,
+               final_plus(v, lab))
+        for v, lab in zip(plus, labels, strict=True)
+    ]  # fmt: skip
+
+
+def _labels(asks: list[list[tuple[str, str]]], nli: NLI | None, quiet: bool) -> list[list[str | None]]:
+    """One NLI call over every item's (premise, hypothesis) pairs; labels handed back per item."""
+    if nli is None:
+        return [[None] * len(a) for a in asks]
+    pairs = [p for a in asks for p in a]
+    if pairs:
+        log.info(f"NLI: {len(set(pairs))} distinct pairs for {len(pairs)} queries", quiet=quiet)
+    flat = iter(nli.predict(pairs) if pairs else [])
+    return [[next(flat) for _ in a] for a in asks]

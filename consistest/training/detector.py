@@ -1,0 +1,254 @@
+"""Dialogue contradiction detectors over the last bot turn (CDConv's three methods) on any encoder.
+
+- ``pair``: one 4-class classifier on (b1, b2), the bot's previous turn against its last;
+- ``flatten``: one 4-class classifier on the whole dialogue (earlier turns, last turn);
+- ``hierarchical``: three binary classifiers in the order intra -> role -> history, each with its own
+  window: intra on (u2, b2), role on (b1 u2, b2), history on (u1 b1 u2, b2); the first positive decides.
+
+Every classifier is a sequence-pair classifier trained by ``training.loop.fit`` (resumable per epoch).
+Encoders: ``minilm`` (offline), any hub id or folder, or ``scratch[-LxH]``: a small BERT trained from scratch
+with a WordPiece vocabulary built from the training texts (Chinese splits into characters), the honest lower
+bound where no pretrained encoder for the language can be had.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from consistest.core.errors import InputError
+from consistest.core.io import atomic_write_json, read_json
+from consistest.core.records import DETECTOR_LABELS, DialogueExample
+from consistest.training.nli_data import NLIExample
+
+Method = Literal["pair", "flatten", "hierarchical"]
+METHODS: tuple[Method, ...] = get_args(Method)
+View = Literal["pair", "intra", "role", "all"]
+DETECTOR_FILE = "detector.json"
+SCRATCH = re.compile(r"^scratch(?:-(\d+)x(\d+))?$")
+SEP = " | "  # joins context turns when the tokenizer has no separator token
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One classifier: its name (its folder), the turns it reads, and its labels (index = class id)."""
+
+    name: str
+    view: View
+    labels: tuple[str, ...]
+
+    @property
+    def binary(self) -> bool:
+        return len(self.labels) == 2
+
+
+STAGES: dict[Method, tuple[Stage, ...]] = {
+    "pair": (Stage("pair", "pair", DETECTOR_LABELS),),
+    "flatten": (Stage("flatten", "all", DETECTOR_LABELS),),
+    "hierarchical": (
+        Stage("intra", "intra", ("other", "intra")),
+        Stage("role", "role", ("other", "role")),
+        Stage("history", "all", ("other", "history")),
+    ),
+}
+
+
+def view(turns: Sequence[str], kind: View, sep: str = SEP) -> tuple[str, str]:
+    """(context, last turn) as a classifier reads them; missing turns are empty strings."""
+    last = turns[-1]
+    before = list(turns[:-1])
+    if kind == "pair":
+        return (before[-2] if len(before) >= 2 else "", last)
+    if kind == "intra":
+        return (before[-1] if before else "", last)
+    window = before[-2:] if kind == "role" else before
+    return (sep.join(window), last)
+
+
+def stage_label(stage: Stage, label: str) -> int | None:
+    """The class id of a gold label for a stage; None when the cascade never shows it this example
+    (the role classifier never sees intra examples, the history one sees only none and history)."""
+    if not stage.binary:
+        return DETECTOR_LABELS.index(label)  # type: ignore[arg-type]
+    order = [s for s in ("intra", "role", "history")]
+    target = stage.labels[1]
+    if label in order[: order.index(target)]:
+        return None
+    return int(label == target)
+
+
+def stage_examples(stage: Stage, examples: Sequence[DialogueExample], sep: str) -> list[NLIExample]:
+    """Labelled examples as text pairs for one stage (unlabelled ones are skipped)."""
+    out = []
+    for ex in examples:
+        if ex.label is None:
+            continue
+        y = stage_label(stage, ex.label)
+        if y is not None:
+            out.append(NLIExample(*view(ex.turns, stage.view, sep), y))
+    return out
+
+
+def separator(tok: Any) -> str:
+    """The tokenizer's separator token between context turns (`` [SEP] ``), else `` | ``."""
+    sep = getattr(tok, "sep_token", None)
+    return f" {sep} " if isinstance(sep, str) and sep else SEP
+
+
+# ---------------------------------------------------------------- encoders
+def is_scratch(base: str) -> bool:
+    return bool(SCRATCH.match(base.strip().lower()))
+
+
+def scratch_size(base: str) -> tuple[int, int]:
+    """(layers, hidden) of ``scratch`` (2x128) or ``scratch-LxH``."""
+    m = SCRATCH.match(base.strip().lower())
+    if m is None:
+        raise InputError(f"not a scratch encoder spec: {base!r}", field="base")
+    layers, hidden = (int(m[1]), int(m[2])) if m[1] else (2, 128)
+    if layers < 1 or hidden < 32 or hidden % 32:
+        raise InputError("scratch-LxH needs L >= 1 and H a multiple of 32", field="base")
+    return layers, hidden
+
+
+def left_truncating(tok: Any) -> Any:
+    """Cut long inputs from the left (the oldest context turns go first), also after save and reload."""
+    tok.truncation_side = "left"
+    tok.init_kwargs["truncation_side"] = "left"
+    return tok
+
+
+def train_scratch_tokenizer(
+    texts: Sequence[str], directory: Path, vocab: int = 8000, max_length: int = 128
+) -> Any:
+    """A lower-cased WordPiece tokenizer learnt from ``texts`` (CJK characters become single tokens)."""
+    from tokenizers import BertWordPieceTokenizer
+    from transformers import PreTrainedTokenizerFast
+
+    wp = BertWordPieceTokenizer(lowercase=True, handle_chinese_chars=True)
+    wp.train_from_iterator(sorted(set(texts)), vocab_size=vocab, min_frequency=2)
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=wp._tokenizer,
+        unk_token="[UNK]",
+        sep_token="[SEP]",
+        cls_token="[CLS]",
+        pad_token="[PAD]",
+        mask_token="[MASK]",
+        model_max_length=max_length,
+    )
+    left_truncating(tok).save_pretrained(str(directory))
+    return tok
+
+
+def scratch_model(base: str, tok: Any, num_labels: int, seed: int, max_length: int) -> Any:
+    """A randomly initialised BERT classifier of ``scratch``'s size over ``tok``'s vocabulary."""
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification
+
+    layers, hidden = scratch_size(base)
+    cfg = BertConfig(
+        vocab_size=len(tok),
+        hidden_size=hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=max(1, hidden // 64),
+        intermediate_size=hidden * 4,
+        max_position_embeddings=max_length + 2,
+        pad_token_id=tok.pad_token_id,
+        num_labels=num_labels,
+    )
+    torch.manual_seed(seed)
+    return BertForSequenceClassification(cfg)
+
+
+def load_stage_start(folder: Path, labels: Sequence[str]) -> tuple[Any, Any]:
+    """Tokenizer and classifier from our own first-stage folder, with a new head when the label count
+    differs (no hub checks: we wrote the folder)."""
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    id2label = dict(enumerate(labels))
+    model = AutoModelForSequenceClassification.from_pretrained(
+        str(folder), num_labels=len(labels), id2label=id2label, label2id={v: k for k, v in id2label.items()},
+        ignore_mismatched_sizes=True,
+    )  # fmt: skip
+    return AutoTokenizer.from_pretrained(str(folder)), model
+
+
+def with_labels(model: Any, labels: Sequence[str]) -> Any:
+    model.config.id2label = dict(enumerate(labels))
+    model.config.label2id = {v: k for k, v in enumerate(labels)}
+    return model
+
+
+# ---------------------------------------------------------------- a trained detector
+@dataclass(frozen=True)
+class Prediction:
+    """What the detector says about one dialogue's last turn."""
+
+    id: str
+    category: str
+    probability: float  # of the predicted category (for none: of none, or 1 - each stage's positive)
+    contradiction_probability: float
+    stage_probabilities: dict[str, float]
+
+
+class Detector:
+    """A trained detector directory (``DETECTOR_FILE`` + one model folder per stage) ready to predict."""
+
+    def __init__(self, directory: str | Path, *, batch_size: int = 64, device: str = "cpu") -> None:
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        self.dir = Path(directory)
+        spec = self.dir / DETECTOR_FILE
+        if not spec.is_file():
+            raise InputError(f"not a trained detector (no {DETECTOR_FILE})", path=str(self.dir))
+        self.info = read_json(spec)
+        self.method: Method = self.info["method"]
+        self.stages = STAGES[self.method]
+        self.batch_size, self.device = batch_size, device
+        self.models = {}
+        for st in self.stages:
+            folder = self.dir / st.name
+            tok = left_truncating(AutoTokenizer.from_pretrained(str(folder)))
+            model = AutoModelForSequenceClassification.from_pretrained(str(folder)).to(device).eval()
+            self.models[st.name] = (tok, model)
+        self.max_length = int(self.info["max_length"])
+
+    def stage_probs(self, stage: Stage, examples: Sequence[DialogueExample]) -> list[list[float]]:
+        from consistest.training.loop import predict_proba
+
+        tok, model = self.models[stage.name]
+        sep = separator(tok)
+        pairs = [view(ex.turns, stage.view, sep) for ex in examples]
+        return predict_proba(model, tok, pairs, self.batch_size, self.max_length)
+
+    def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
+        probs = {st.name: self.stage_probs(st, examples) for st in self.stages}
+        return [
+            decide(self.stages, ex.id, {k: v[i] for k, v in probs.items()}) for i, ex in enumerate(examples)
+        ]
+
+
+def decide(stages: Sequence[Stage], item_id: str, probs: dict[str, list[float]]) -> Prediction:
+    """The category from stage probabilities: argmax of a 4-class stage, or the first binary stage
+    (intra -> role -> history) whose positive probability exceeds 0.5, else none."""
+    if len(stages) == 1 and not stages[0].binary:
+        p = probs[stages[0].name]
+        k = max(range(len(p)), key=p.__getitem__)
+        return Prediction(
+            item_id, DETECTOR_LABELS[k], p[k], 1.0 - p[0], dict(zip(DETECTOR_LABELS, p, strict=True))
+        )
+    pos = {st.labels[1]: probs[st.name][1] for st in stages}
+    none_p = 1.0
+    for v in pos.values():
+        none_p *= 1.0 - v
+    for st in stages:
+        if pos[st.labels[1]] > 0.5:
+            return Prediction(item_id, st.labels[1], pos[st.labels[1]], 1.0 - none_p, pos)
+    return Prediction(item_id, "none", none_p, 1.0 - none_p, pos)
+
+
+def write_detector_info(out: Path, info: dict[str, Any]) -> None:
+    atomic_write_json(out / DETECTOR_FILE, info)

@@ -1,0 +1,174 @@
+"""`consistest agree` (Table 4 against human labels), `score --method plus`, and the committed label set."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from consistest.core.io import atomic_write_json
+from consistest.core.records import Sample
+from consistest.data.dataset_dir import samples_hash, write_samples
+from consistest.metrics.plus import RULES
+from consistest.tasks.consistest.agree import AgreeConfig, run_agree
+from consistest.tasks.consistest.agree_labels import read_labels
+from tests.helpers import run_cli
+
+DATA = Path(__file__).with_name("data")
+QAS = [  # id, type, question, truth, fact
+    ("w1", "wh", "what is your favorite food ?", "pizza", "i like pizza ."),
+    ("w2", "wh", "who visits you ?", "my dad", "my dad visits me ."),
+    ("w3", "wh", "what do you do ?", "dentist", "i am a dentist ."),
+    ("y1", "yn", "do you love cats ?", "yes", "i love cats ."),
+    ("y2", "yn", "do you work at a bar ?", "no", "i work at a school ."),
+]
+LABELS = [  # the issue's failure classes: paper gets each wrong, the guidelines say otherwise
+    {"id": "w1", "response": "pizza , sushi and tacos", "human": 0.5, "class": "hallucinated_extra"},
+    {"id": "w2", "response": "my mom", "human": 0, "note": "function words only"},
+    {"id": "w3", "response": "i fix people's teeth", "human": 1},
+    {"id": "y1", "response": "yes , i can not stand cats", "human": 0},
+    {"id": "y2", "response": "no , i work at a school", "human": 1},
+]
+
+
+@pytest.fixture()
+def dataset(tmp_path: Path) -> Path:
+    samples = [
+        Sample(id=i, qa_id=i, dialog_id="0", persona=["p ."], history=[q], question=q, answer=a, fact=f,
+               nli_premise=f, source="pers", type=t, distance=0, turn=-1)
+        for i, t, q, a, f in QAS
+    ]  # fmt: skip
+    d = tmp_path / "ds"
+    write_samples(d, samples, "jsonl")
+    atomic_write_json(d / "build_info.json", {"content_hash": samples_hash(samples), "settings": {}})
+    return d
+
+
+def _labels(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_agree_prints_table4_layout(dataset: Path, tmp_path: Path) -> None:
+    res = run_cli("agree", "--dataset", dataset, "--labels", _labels(tmp_path / "l.jsonl", LABELS), "--nli",
+                  "none", "--n-boot", "100")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[0].split() == ["method", "n", "All", "WH", "Y/N", "MSE", "agree", "kappa", "Y/N"]
+    human = next(line for line in lines if line.startswith("Human")).split()
+    assert human[1:5] == ["5", "0.500", "0.500", "0.500"]
+    for name in ("F1", "Recall", "Hybrid (paper)", "Hybrid (plus)"):
+        assert any(line.startswith(name) for line in lines), name
+    assert not any(line.startswith("NLI-only") for line in lines)  # needs a model
+    assert "plus - paper (paired bootstrap 95% CI, n=5)" in res.output
+    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-1" in lines[-1]
+
+
+class Fake:
+    """A guard that only knows the dentist paraphrase (reply -> fact) and sees the rest as neutral: it misses
+    "yes , i can not stand cats", as the issue says small guards do."""
+
+    name = signature = "fake"
+
+    def predict(self, pairs):
+        return ["entailment" if p == "i fix people's teeth" else "neutral" for p, _ in pairs]
+
+
+def test_plus_agrees_where_paper_does_not(dataset: Path, tmp_path: Path) -> None:
+    result = run_agree(AgreeConfig(dataset, _labels(tmp_path / "l.jsonl", LABELS), nli=Fake(), n_boot=200,
+                                   ablation=True))  # fmt: skip
+    rows = result.rows
+    assert rows["Hybrid (plus)"]["mse"] == 0.0 and rows["Hybrid (plus)"]["agreement"] == 1.0
+    assert rows["Hybrid (paper)"]["mse"] > 0.2
+    assert rows["NLI-only"]["n"] == 5
+    comp = result.comparison
+    assert comp["mse"]["delta"] < 0 and comp["agreement"]["delta"] > 0
+    abl = result.ablation
+    assert set(abl) == {"paper", "plus", *(f"paper + {r}" for r in RULES), *(f"plus - {r}" for r in RULES)}
+    for rule, item_gain in (
+        ("function-words", 0.25),
+        ("paraphrase", 1.0),
+        ("extras", 0.25),
+        ("yn-long", 1.0),
+    ):
+        assert abl[f"paper + {rule}"]["vs_paper"]["mse"]["delta"] == pytest.approx(-item_gain / 5), rule
+
+
+@pytest.mark.parametrize(
+    ("row", "field", "message"),
+    [
+        ({"id": "nope", "response": "x", "human": 1}, "id", "unknown sample id"),
+        ({"id": "y1", "response": "x", "human": 0.5}, "human", "must be 0 or 1 for a YN item"),
+        ({"id": "w2", "response": "x", "human": 0.7}, "human", "must be 0 or 0.5 or 1"),
+        ({"id": "w2", "response": "x", "human": True}, "human", "got True"),
+        ({"id": "w2", "response": "x", "human": "1"}, "human", "got '1'"),
+        ({"id": "w2", "human": 1}, "response", "missing"),
+        ({"response": "x", "human": 1}, "id", "missing"),
+    ],
+)
+def test_bad_label_records_are_one_line_errors(dataset: Path, tmp_path: Path, row, field, message) -> None:
+    path = _labels(tmp_path / "bad.jsonl", [LABELS[0], row])
+    res = run_cli("agree", "--dataset", dataset, "--labels", path, "--nli", "none")
+    assert res.exit_code == 2
+    assert len(res.output.strip().splitlines()) == 1
+    assert "line 2" in res.output and f"'{field}'" in res.output and message in res.output
+
+
+def test_repeated_id_and_empty_file(dataset: Path, tmp_path: Path) -> None:
+    res = run_cli("agree", "--dataset", dataset, "--labels", _labels(tmp_path / "r.jsonl", [LABELS[0]] * 2),
+                  "--nli", "none")  # fmt: skip
+    assert res.exit_code == 2 and "labelled twice" in res.output
+    res = run_cli(
+        "agree", "--dataset", dataset, "--labels", _labels(tmp_path / "e.jsonl", []), "--nli", "none"
+    )
+    assert res.exit_code == 2 and "no labels" in res.output
+
+
+def test_score_method_plus_is_in_the_signature(dataset: Path, tmp_path: Path) -> None:
+    responses = _labels(tmp_path / "r.jsonl", [{"id": r["id"], "response": r["response"]} for r in LABELS])
+    args = ("score", "--dataset", dataset, "--responses", responses, "--nli", "none", "--n-boot", "0")
+    res = run_cli(*args, "--method", "plus", "--out", tmp_path / "run", "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert "|method:plus-1|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
+    rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "scores.jsonl").read_text().splitlines())}
+    assert rows["w1"]["score"] == 0.5 and rows["w1"]["outcome"] == "extra_values"
+    assert rows["w2"]["score"] == 0.0 and rows["y1"]["outcome"] == "long_part_disagrees"
+    res = run_cli(*args, "--method", "nope", "--out", tmp_path / "run2")
+    assert res.exit_code == 2
+
+
+# --- the committed development set ----------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def consistest02(tmp_path_factory, consistest_json, persona_qas_json, history_qas_json) -> Path:
+    from consistest.tasks.consistest.build import BuildConfig, build_dataset
+
+    out = tmp_path_factory.mktemp("cz") / "consistest-02"
+    build_dataset(BuildConfig(out=out, dialogues=consistest_json, persona_qas=persona_qas_json,
+                              history_qas=history_qas_json, fmt="jsonl", quiet=True))  # fmt: skip
+    return out
+
+
+def test_dev_set_is_valid_and_covers_the_failure_classes(consistest02: Path) -> None:
+    from consistest.data.dataset_dir import load_samples
+
+    by_id = {s.id: s for s in load_samples(consistest02)}
+    labels = read_labels(DATA / "agree_dev.jsonl", by_id)
+    rows = [json.loads(line) for line in (DATA / "agree_dev.jsonl").read_text().splitlines()]
+    assert len(labels) >= 300 and sum(r["style"] == "smollm2" for r in rows) >= 40
+    classes = Counter(r["class"] for r in rows)
+    for cls in ("correct_paraphrase", "hallucinated_extra", "yn_word_vs_long", "function_word_trap"):
+        assert classes[cls] >= 20, cls
+    smol = [line.split()[0] for line in (DATA / "smollm2_ids.txt").read_text().splitlines()]
+    assert smol == [r["id"] for r in rows if r["style"] == "smollm2"]
+
+
+def test_plus_is_closer_to_humans_than_paper_on_the_dev_set_rules_only(consistest02: Path) -> None:
+    result = run_agree(AgreeConfig(consistest02, DATA / "agree_dev.jsonl", nli=None, n_boot=0, quiet=True))
+    paper, plus = result.rows["Hybrid (paper)"], result.rows["Hybrid (plus)"]
+    assert plus["n"] >= paper["n"] > 300  # without NLI some items stay undecided (fewer with plus)
+    comp = result.comparison  # paired, on the items both decided
+    assert comp["n"] == paper["n"] and comp["mse"]["delta"] < 0 and comp["agreement"]["delta"] > 0

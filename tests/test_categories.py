@@ -1,0 +1,251 @@
+"""Failure categories: hand-computable cases of each rule, the NLI pairs they ask for, Table 7, and the
+categories in a real score run (scores.jsonl, summary, report)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from consistest.core.records import Sample, ScoredItem
+from consistest.metrics.rules import final_score, judge
+from consistest.tasks.consistest.categories import (
+    categorise,
+    clauses,
+    decide,
+    evasive,
+    long_answer,
+    nli_pairs,
+    returned_question,
+)
+from consistest.tasks.consistest.report import table7
+
+
+def sample(question: str, truth: str, qtype: str, fact: str, history: tuple[str, ...] = ()) -> Sample:
+    return Sample(
+        id=f"{question}|{truth}", qa_id="q", dialog_id="d", persona=[fact], history=[*history, question],
+        question=question, answer=truth, fact=fact, nli_premise=fact, source="pers", type=qtype, distance=0,
+        turn=-1,
+    )  # fmt: skip
+
+
+def scored(s: Sample, response: str, nli_label: str | None = None) -> ScoredItem:
+    """The item the scorer makes (rules, then the given NLI label where the rules ask for one)."""
+    v = judge(s.question, s.answer, s.type, response)
+    label = nli_label if v.need.value != "none" else None
+    return ScoredItem(
+        id=s.id, qa_id=s.qa_id, question=s.question, truth=s.answer, response=response, cleaned=v.cleaned,
+        outcome=v.outcome.value, rule_score=v.rule_score, nli_use=v.need.value, nli_label=label,
+        score=final_score(v, label), source=s.source, type=s.type, distance=s.distance,
+    )  # fmt: skip
+
+
+BAR = sample("do you work at a bar ?", "yes", "yn", "i work at a bar at night .")
+BMW = sample("do you drive a mercedes ?", "no", "yn", "i drive a bmw .")
+NAME = sample("what is your name ?", "ashley", "wh", "my name is ashley .")
+PETS = sample(
+    "do you have any pets ?", "yes", "yn", "i have two dogs .",
+    history=("i am a nurse and i have three kids .", "nice , i love kids ."),
+)  # fmt: skip
+
+# sample, response, NLI labels by (premise, hypothesis), the scorer's guard label, category, why holds
+C, E = "contradiction", "entailment"
+CASES = [
+    (BAR, "yes , i do . i work at a bar .", {}, "entailment", "consistent", "score 1"),
+    (BAR, "yes , i don't .", {}, None, "intra", "disagree"),
+    (BAR, "yes i work at a school", {}, "contradiction", "intra", "right short answer"),
+    (
+        BMW,
+        "i do . i drive a bmw .",
+        {("i drive a bmw .", "i drive a bmw"): E},
+        None,
+        "intra",
+        "wrong short answer, but",
+    ),
+    (
+        NAME,
+        "my name is ashley . my name is kim .",
+        {("my name is ashley", "my name is kim"): C},
+        E,
+        "consistent",
+        "score 1",
+    ),
+    (NAME, "i am kim , my name is jo", {("i am kim", "my name is jo"): C}, None, "intra", "clause"),
+    (NAME, "what is your name ?", {}, None, "role", "returns the question"),
+    (PETS, "i am a nurse and i have three kids .", {}, None, "role", "claims the user's fact"),
+    (PETS, "no .", {}, None, "history", "wrong short answer"),
+    (
+        NAME,
+        "my name is kim .",
+        {("my name is ashley .", "my name is kim ."): C},
+        None,
+        "history",
+        "contradicts",
+    ),
+    (NAME, "i don't know .", {}, None, "uninformative", "evasive"),
+    (
+        NAME,
+        "i like to hike .",
+        {("my name is ashley .", "i like to hike ."): "neutral"},
+        None,
+        "uninformative",
+        "off",
+    ),
+]
+
+
+@pytest.mark.parametrize(("s", "response", "labels", "guard", "category", "why"), CASES)
+def test_categories_table(s, response, labels, guard, category, why) -> None:
+    item = scored(s, response, guard)
+    asked: list[tuple[str, str]] = []
+
+    def lookup(p: str, h: str) -> str | None:
+        asked.append((p, h))
+        return labels.get((p, h), "neutral")
+
+    got, explanation = decide(item, s, lookup)
+    assert (got, why in explanation) == (category, True), explanation
+    assert set(asked) <= set(nli_pairs(item, s)), "decide asked for a pair nli_pairs does not list"
+
+
+def test_without_nli_only_rules_decide() -> None:
+    assert decide(scored(BAR, "i work at a bar ."), BAR, None)[0] == "undecided"  # needs NLI to decide
+    assert decide(scored(BAR, "no ."), BAR, None)[0] == "history"
+    assert decide(scored(NAME, "what is your name ?"), NAME, None)[0] == "role"
+    assert decide(scored(NAME, "not sure"), NAME, None)[0] == "uninformative"
+
+
+def test_a_turn_without_truth_is_judged_for_contradictions_only() -> None:
+    short = sample("ok .", "", "yn", "i have two dogs .")
+    item = scored(short, "cool , i have no pets .")
+    assert item.score is None and item.outcome == "no_truth"
+    bad = {("i have two dogs .", "cool , i have no pets ."): "contradiction"}
+    assert decide(item, short, lambda p, h: bad.get((p, h)))[0] == "history"
+    assert decide(item, short, lambda p, h: "neutral")[0] == "consistent"
+    assert decide(item, short, None)[0] == "undecided"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("yes i work at a school", ["yes i work at a school"]),
+        ("i am a teacher , i work at a school .", ["i am a teacher", "i work at a school"]),
+        ("i like cats but i hate dogs . ok", ["i like cats", "i hate dogs"]),
+        ("i drive and i fly", ["i drive", "i fly"]),
+    ],
+)
+def test_clauses(text, expected) -> None:
+    assert clauses(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("do you work at a bar ?", "yes , i do . i work at a school .", "i work at a school"),
+        ("are you married ?", "no i'm not", ""),
+        ("do you drive a mercedes ?", "i do. i drive a bmw.", "i drive a bmw"),
+        ("what is your name ?", "ashley", "ashley"),
+    ],
+)
+def test_long_answer(question, reply, expected) -> None:
+    assert long_answer(question, reply) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("i don't know .", True), ("Not sure, sorry", True), ("i have a dog", False), ("ok", True),
+     ("i don't know what to cook tonight for my kids", False)],
+)  # fmt: skip
+def test_evasive(text, expected) -> None:
+    assert evasive(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "expected"),
+    [
+        ("do you have kids ?", "any kids ?", "any kids ?"),
+        ("where do you live ?", "i do not know . what about you ?", "what about you ?"),
+        ("do you have kids ?", "what is your job ?", None),
+        ("do you have kids ?", "i have kids .", None),
+    ],
+)
+def test_returned_question(question, reply, expected) -> None:
+    assert returned_question(question, reply) == expected
+
+
+def test_table7_by_hand() -> None:
+    yes, no = sample("do you x ?", "yes", "yn", "i x ."), sample("do you x ?", "no", "yn", "i do not x .")
+    items = [
+        scored(yes, "yes ."),  # right
+        scored(yes, "no ."),  # wrong, wrong short answer
+        scored(no, "i do ."),  # wrong, wrong short answer
+        scored(no, "i x a lot .", "contradiction"),  # wrong, no short answer: NLI decided
+        scored(no, "i x a lot ."),  # undecided: not counted
+    ]
+    t = table7(items)
+    assert t["yes"] == {"items": 2, "wrong": 1, "wrong_short_answer": 1}
+    assert t["no"] == {"items": 2, "wrong": 2, "wrong_short_answer": 1}
+    assert t["all"] == {"items": 4, "wrong": 3, "wrong_short_answer": 2}
+
+
+class FakeNLI:
+    """Contradiction when the hypothesis holds "not"/"never", entailment when it repeats the premise."""
+
+    name, signature = "fake", "fake[c,n,e]"
+
+    def predict(self, pairs):
+        out = []
+        for p, h in pairs:
+            if " not " in f" {h} " or "never" in h:
+                out.append("contradiction")
+            elif h.strip(" .") in p:
+                out.append("entailment")
+            else:
+                out.append("neutral")
+        return out
+
+
+def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
+    from consistest.tasks.consistest.build import BuildConfig, build_dataset
+    from consistest.tasks.consistest.report import render
+    from consistest.tasks.consistest.score import ScoreConfig, run_score
+
+    ds = build_dataset(BuildConfig(out=tmp_path / "demo", demo=True, quiet=True)).out
+    samples = {
+        s.id: s for s in build_dataset(BuildConfig(out=tmp_path / "demo", demo=True, quiet=True)).samples
+    }
+    replies = {i: ("i do not know ." if k % 3 == 0 else s.fact) for k, (i, s) in enumerate(samples.items())}
+    res = run_score(ScoreConfig(dataset=ds, out=tmp_path / "run", responses=replies, nli=FakeNLI(), n_boot=0))
+    rows = [json.loads(x) for x in (tmp_path / "run" / "scores.jsonl").read_text().splitlines()]
+    assert all(r["category"] and r["category_why"] for r in rows)
+    assert {r["category"] for r in rows} >= {"consistent", "history"}
+    counts = res.summary["categories"]["counts"]
+    assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
+    assert "|cat:1|" in res.summary["signature"]
+    text = render(res.summary)
+    assert "uninformative" in text and "paper Table 7" in text
+
+
+def test_categorise_runs_one_nli_call() -> None:
+    class Counting(FakeNLI):
+        calls = 0
+
+        def predict(self, pairs):
+            Counting.calls += 1
+            return super().predict(pairs)
+
+    items = [scored(NAME, "my name is kim ."), scored(BAR, "yes i work at a school", "contradiction")]
+    out = categorise(items, [NAME, BAR], Counting())
+    assert Counting.calls == 1 and [it.category for it in out] == ["uninformative", "intra"]
+
+
+def test_compare_reads_runs_scored_before_categories(tmp_path: Path) -> None:
+    from consistest.tasks.consistest.compare import load_run
+
+    row = scored(NAME, "my name is ashley .").to_dict()
+    for k in ("category", "category_why", "trigger"):
+        row.pop(k)
+    (tmp_path / "scores.jsonl").write_text(json.dumps(row) + "\n")
+    (tmp_path / "summary.json").write_text(json.dumps({"signature": "consistest:v1|v:0.1.0"}))
+    assert load_run(tmp_path).items[row["id"]].category is None

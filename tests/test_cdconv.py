@@ -1,0 +1,243 @@
+"""CDConv detectors: readers (CDConv, DECODE, our layout, scored runs), the split by context, the three
+methods' views and decisions, Table 4 figures by hand, and tiny from-scratch detectors that train, resume
+and predict end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from consistest.cli.main import main
+from consistest.core.errors import InputError
+from consistest.data.cdconv import detect_layout, read_cdconv, read_examples
+from consistest.data.decode import make_example, read_decode
+from consistest.tasks.cdconv.report import detector_metrics
+from consistest.tasks.cdconv.train import split_of
+from consistest.training.detector import STAGES, Stage, decide, stage_label, view
+
+DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"
+U1, B1, U2, B2 = "你喜欢狗吗？", "喜欢，我养了一只狗", "你不喜欢狗吗？", "我从来没养过狗"
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def cdconv_rows(n: int = 40) -> list[dict]:
+    """Made-up CDConv-layout rows: four b2 per context, labels 0..3 cycling (no CDConv text)."""
+    rows = []
+    for i in range(n):
+        ctx = i // 4
+        rows.append(
+            {"file": "t", "model": "m", "method": ["短句", "反义-否定词"][ctx % 2], "u1": f"{U1}{ctx}",
+             "b1": B1, "u2": U2, "b2": f"{B2}{i}", "label": i % 4}
+        )  # fmt: skip
+    return rows
+
+
+def test_cdconv_reader(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(8))
+    ex = read_cdconv(path)
+    assert [e.label for e in ex] == ["none", "intra", "role", "history"] * 2
+    assert (
+        ex[0].turns == [f"{U1}0", B1, U2, f"{B2}0"]
+        and ex[0].trigger == "short"
+        and ex[4].trigger == "negation"
+    )
+    assert len({e.context for e in ex[:4]}) == 1 and ex[0].context != ex[4].context
+    assert len({e.id for e in ex}) == 8 and detect_layout(path) == "cdconv"
+    bad = write_jsonl(tmp_path / "bad.jsonl", [*cdconv_rows(1), {**cdconv_rows(1)[0], "label": 7}])
+    with pytest.raises(InputError, match=r"line 2.*'label'"):
+        read_cdconv(bad)
+
+
+def test_decode_reader_and_hand_written_set() -> None:
+    ex = read_decode(DECODE_STYLE)
+    assert len(ex) == 48 and detect_layout(DECODE_STYLE) == "decode"
+    assert {
+        lab: sum(e.label == lab for e in ex) for lab in ("none", "intra", "role", "history")
+    } == dict.fromkeys(("none", "intra", "role", "history"), 12)
+
+
+def test_decode_is_contradiction_is_a_history_label(tmp_path: Path) -> None:
+    turns = [{"text": "i am 30 .", "agent_id": 0}, {"text": "i am 50 .", "agent_id": 0}]
+    path = write_jsonl(tmp_path / "d.jsonl", [{"turns": turns, "is_contradiction": True}, {"turns": turns}])
+    assert [e.label for e in read_decode(path)] == ["history", None]
+    bad = write_jsonl(tmp_path / "bad.jsonl", [{"turns": [{"agent_id": 0}, {"text": "x"}]}])
+    with pytest.raises(InputError, match="turn 0 has no text"):
+        read_decode(bad)
+
+
+def test_examples_layout_round_trip(tmp_path: Path) -> None:
+    ex = make_example(["a", "b", "c"], "role", origin="x", split="dev")
+    path = write_jsonl(tmp_path / "e.jsonl", [ex.to_dict()])
+    assert read_examples(path) == [ex]
+
+
+def test_scored_run_reader(tmp_path: Path) -> None:
+    ds, run = tmp_path / "demo", tmp_path / "run"
+    assert CliRunner().invoke(main, ["build", "--demo", "--out", str(ds), "-q"]).exit_code == 0
+    args = [
+        "score",
+        "--dataset",
+        str(ds),
+        "--model",
+        "baseline:retrieval",
+        "--nli",
+        "none",
+        "--out",
+        str(run),
+    ]
+    assert CliRunner().invoke(main, [*args, "--n-boot", "0", "-q"]).exit_code == 0
+    ex = read_examples(run, dataset=ds)
+    scores = [json.loads(x) for x in (run / "scores.jsonl").read_text().splitlines()]
+    assert len(ex) == len(scores) and ex[0].turns[-1] == scores[0]["response"]
+    assert {e.label for e in ex} >= {"none", None, "role"}  # consistent, undecided, returned questions
+    with pytest.raises(InputError, match="--dataset"):
+        read_examples(run)
+
+
+def test_split_by_context_keeps_every_reply_to_a_context_together() -> None:
+    exs = [make_example([f"u{c}", "b", "u2", f"r{i}"], "none") for c in range(200) for i in range(3)]
+    for by in ("context", "row"):
+        splits = {}
+        for e in exs:
+            splits.setdefault(e.context, set()).add(split_of(e, by, 13, (0.6, 0.2)))
+        together = all(len(s) == 1 for s in splits.values())
+        assert together is (by == "context")
+    counts = {
+        s: sum(split_of(e, "context", 13, (0.6, 0.2)) == s for e in exs) for s in ("train", "dev", "test")
+    }
+    assert 0.5 < counts["train"] / len(exs) < 0.7 and counts["dev"] > 0 and counts["test"] > 0
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("pair", ("b1", "b2")),
+        ("intra", ("u2", "b2")),
+        ("role", ("b1 | u2", "b2")),
+        ("all", ("u1 | b1 | u2", "b2")),
+    ],
+)
+def test_views(kind, expected) -> None:
+    assert view(["u1", "b1", "u2", "b2"], kind) == expected
+    assert view(["u2", "b2"], "pair") == ("", "b2")
+
+
+@pytest.mark.parametrize(
+    ("stage", "label", "expected"),
+    [("intra", "intra", 1), ("intra", "role", 0), ("role", "intra", None), ("role", "role", 1),
+     ("role", "history", 0), ("history", "role", None), ("history", "history", 1), ("history", "none", 0)],
+)  # fmt: skip
+def test_cascade_labels(stage, label, expected) -> None:
+    st = next(s for s in STAGES["hierarchical"] if s.name == stage)
+    assert stage_label(st, label) == expected
+    assert stage_label(STAGES["flatten"][0], label) == ("none", "intra", "role", "history").index(label)
+
+
+def test_decisions() -> None:
+    hier = STAGES["hierarchical"]
+    p = decide(hier, "x", {"intra": [0.9, 0.1], "role": [0.3, 0.7], "history": [0.1, 0.9]})
+    assert (p.category, p.probability) == ("role", 0.7)  # intra says no: role decides before history
+    p = decide(hier, "x", {"intra": [0.9, 0.1], "role": [0.8, 0.2], "history": [0.5, 0.5]})
+    assert p.category == "none" and p.probability == pytest.approx(0.9 * 0.8 * 0.5)
+    flat = (Stage("flatten", "all", ("none", "intra", "role", "history")),)
+    p = decide(flat, "x", {"flatten": [0.2, 0.1, 0.1, 0.6]})
+    assert (p.category, p.probability, p.contradiction_probability) == ("history", 0.6, 0.8)
+
+
+def test_table4_figures_by_hand() -> None:
+    gold = ["none", "none", "intra", "history"]
+    pred = ["none", "history", "intra", "role"]
+    m = detector_metrics(gold, pred)
+    assert m["acc2"] == 75.0 and m["acc4"] == 50.0
+    assert m["f1_2"] == pytest.approx(100 * (2 / 3 + 0.8) / 2)  # none F1 2/3, contradiction F1 0.8
+    assert m["none"] == pytest.approx(100 * 2 / 3) and m["intra"] == 100.0 and m["role"] == 0.0
+    assert m["f1_4"] == pytest.approx((100 * 2 / 3 + 100 + 0 + 0) / 4)
+    assert m["recall"] == {"none": 50.0, "intra": 100.0, "role": 0.0, "history": 0.0}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("method", ["pair", "flatten", "hierarchical"])
+def test_tiny_detector_trains_resumes_and_predicts(tmp_path: Path, method: str) -> None:
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(48))
+    out = tmp_path / method
+    args = ["train-detector", "--method", method, "--data", str(data), "--test", str(DECODE_STYLE)]
+    args += [
+        "--out",
+        str(out),
+        "--base",
+        "scratch-1x32",
+        "--epochs",
+        "2",
+        "--batch-size",
+        "8",
+        "--max-length",
+        "48",
+    ]
+    res = CliRunner().invoke(main, [*args, "--threads", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    assert "decode_style.jsonl" in res.output and f"method:{method}|base:scratch-1x32" in res.output
+    metrics = json.loads((out / "metrics.json").read_text())
+    assert set(metrics["results"]) == {"test", "decode_style.jsonl"} and metrics["results"]["test"]["n"] > 0
+    stages = [s.name for s in STAGES[method]]
+    assert all((out / s / "checkpoints" / "epoch-2").is_dir() for s in stages)
+    again = CliRunner().invoke(main, [*args, "--threads", "1"])
+    assert again.exit_code == 0 and again.stderr.count("resuming from") == len(stages)
+    preds_path = tmp_path / "p.jsonl"
+    res = CliRunner().invoke(
+        main, ["detect", "--detector", str(out), "--data", str(DECODE_STYLE), "--out", str(preds_path), "-q"]
+    )
+    assert res.exit_code == 0, res.output
+    preds = [json.loads(x) for x in preds_path.read_text().splitlines()]
+    assert len(preds) == 48 and all(p["category"] in ("none", "intra", "role", "history") for p in preds)
+    assert all(0.0 <= p["probability"] <= 1.0 and p["gold"] for p in preds)
+    assert json.loads((tmp_path / "p.metrics.json").read_text())["results"]["decode_style.jsonl"]["n"] == 48
+
+
+@pytest.mark.slow
+def test_nli_first_stage(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(24))
+    nli = write_jsonl(
+        tmp_path / "nli.jsonl",
+        [
+            {
+                "premise": f"我有{i}只狗",
+                "hypothesis": "我没有狗",
+                "label": ["contradiction", "neutral"][i % 2],
+            }
+            for i in range(20)
+        ],
+    )
+    args = ["train-detector", "--method", "flatten", "--data", str(data), "--nli-stage", str(nli)]
+    res = CliRunner().invoke(
+        main, [*args, "--out", str(tmp_path / "m"), "--base", "scratch-1x32", "--epochs", "1", "-q"]
+    )
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "m" / "nli-stage" / "config.json").is_file() and "|nli-stage:" in res.output
+    assert "nli-stage:none" not in res.output
+
+
+def test_detect_refuses_a_folder_that_is_no_detector(tmp_path: Path) -> None:
+    res = CliRunner().invoke(main, ["detect", "--detector", str(tmp_path), "--data", str(DECODE_STYLE)])
+    assert res.exit_code == 2 and "not a trained detector" in res.output
+
+
+def test_real_cdconv_counts(shared_data: Path) -> None:
+    path = shared_data / "cdconv" / "cdconv.jsonl"
+    if not path.exists():
+        pytest.skip(f"CDConv not found at {path}")
+    ex = read_cdconv(path)
+    labels = [e.label for e in ex]
+    assert len(ex) == 11660 and [labels.count(x) for x in ("none", "intra", "role", "history")] == [
+        7309,
+        530,
+        765,
+        3056,
+    ]
+    assert len({e.context for e in ex}) == 5606 and len({e.id for e in ex}) == 11660
