@@ -58,8 +58,9 @@ class RespondConfig:
         ]
 
     def signature(self, data_hash: str) -> str:
-        """``consistest:v1|data:<hash>|model:<id>|input:<variant>|dec:greedy-25|v:...``."""
-        return make_signature([("data", data_hash), *self.signature_parts()])
+        """``consistest:v1|data:<hash12>|model:<id>|input:<variant>|dec:greedy-25|v:...`` (the data part is
+        the dataset's content hash shortened as in score signatures; generation.json keeps it whole)."""
+        return make_signature([("data", data_hash[:12]), *self.signature_parts()])
 
     def subset(self, samples: Sequence[Sample]) -> list[Sample]:
         """The samples answered: all, the first ``limit``, or a stratified ``sample``."""
