@@ -300,8 +300,14 @@ def _answers(toks: list[str], j: int, need: frozenset[str]) -> bool:
 # ---------------------------------------------------------------- WH
 def content_tokens(text: str) -> list[str]:
     """Lowercase ``\\w+`` tokens, numbers as digits, articles and and/or dropped, light plural folding."""
+    return list(_content_tokens(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_tokens(text: str) -> tuple[str, ...]:
+    """Memoised: scoring and the categories ask for the same replies, facts and user turns many times."""
     words = re.findall(r"[0-9]+|[^\W\d_]+", normalize_numbers(text))  # "60years" -> 60, years
-    return [_fold(t) for t in words if t not in IGNORED]
+    return tuple(_fold(t) for t in words if t not in IGNORED)
 
 
 def _fold(t: str) -> str:
