@@ -136,7 +136,7 @@ def test_a_turn_without_truth_is_judged_for_contradictions_only() -> None:
     ],
 )
 def test_clauses(text, expected) -> None:
-    assert clauses(text) == expected
+    assert list(clauses(text)) == expected
 
 
 @pytest.mark.parametrize(

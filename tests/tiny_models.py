@@ -146,11 +146,13 @@ def tiny_generator(
     hidden: int = 32,
     speaker_tokens: Sequence[str] = SPEAKER_TOKENS,
     init_std: float = 1.0,
+    eos_scale: float = 1.0,
 ) -> Path:
     """Save a random 2-layer BART / T5 / GPT-2 and its tokenizer to ``directory``; return it.
 
     Weight matrices are redrawn from N(0, ``init_std``) so greedy outputs vary with the input (a model at
-    the default tiny init answers every input with the same token).
+    the default tiny init answers every input with the same token). ``eos_scale`` multiplies the
+    end-of-sequence row of the output embedding: above 1, greedy replies end after varied numbers of tokens.
     """
     import torch
 
@@ -188,6 +190,7 @@ def tiny_generator(
         for p in model.parameters():
             if p.dim() > 1:
                 p.normal_(0.0, init_std)
+        model.get_output_embeddings().weight[tok.eos_token_id] *= eos_scale
     model.save_pretrained(str(directory))
     return directory
 
@@ -212,6 +215,154 @@ def tiny_extractive_qa(
     )  # fmt: skip
     torch.manual_seed(seed)
     RobertaForQuestionAnswering(cfg).save_pretrained(str(directory))
+    return directory
+
+
+# --- The "talking" tiny BART: greedy replies of varied length (refill tests, the speed benchmark) ---------
+
+TALK_SPECIALS: tuple[str, ...] = ("<s>", "<pad>", "</s>", "<unk>", "<mask>", "<user>", "<agent>")  # ids 0-6
+
+
+def talking_tokenizer(directory: str | Path | None, corpus: Sequence[str], *, vocab: int = 4096,
+                      min_frequency: int = 2, max_positions: int = 512):  # fmt: skip
+    """A byte-level BPE trained on ``corpus`` with BART's specials and the speaker tokens at ids 0-6."""
+    from tokenizers import ByteLevelBPETokenizer
+    from tokenizers.processors import RobertaProcessing
+    from transformers import PreTrainedTokenizerFast
+
+    bpe = ByteLevelBPETokenizer()
+    bpe.train_from_iterator(list(corpus), vocab_size=vocab, min_frequency=min_frequency,
+                            special_tokens=list(TALK_SPECIALS), show_progress=False)  # fmt: skip
+    bpe._tokenizer.post_processor = RobertaProcessing(
+        ("</s>", bpe.token_to_id("</s>")), ("<s>", bpe.token_to_id("<s>"))
+    )
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=bpe._tokenizer, bos_token="<s>", eos_token="</s>", sep_token="</s>",
+        cls_token="<s>", unk_token="<unk>", pad_token="<pad>", mask_token="<mask>",
+        model_max_length=max_positions,
+    )  # fmt: skip
+    tok.add_special_tokens({"additional_special_tokens": list(TALK_SPECIALS[5:])})
+    if directory is not None:
+        tok.save_pretrained(str(directory))
+    return tok
+
+
+def install_clock(
+    model, eos_id: int, *, ramp: float = 0.05, eos_gain: float = 4.0, ln_gain: float = 2.0
+) -> None:
+    """Make a BART's end-of-sentence logit grow with the decoder position, so greedy replies end after a
+    few words and their length varies with the input.
+
+    A random model's greedy decode falls into a loop whose end-of-sentence logit barely changes, so a plain
+    bias gives either no reply or the full ``max_new_tokens``. Dimension 0 of the decoder's residual stream
+    becomes a clock instead: token embeddings are 0 there, the decoder position embedding holds
+    ``ramp * position``, no attention or feed-forward weight reads or writes it (LayerNorm gain
+    ``ln_gain`` keeps it alive), and only the end-of-sentence row of the untied lm_head reads it. The
+    other logits are the random model's, so the text still depends on the input.
+    """
+    import torch
+
+    dec, c = model.model.decoder, 0
+    with torch.no_grad():
+        for emb in {id(e): e for e in (model.model.shared, dec.embed_tokens)}.values():
+            emb.weight[:, c] = 0.0
+        pos = dec.embed_positions
+        offset = pos.offset
+        pos.weight[offset:, c] = ramp * torch.arange(pos.weight.shape[0] - offset, dtype=pos.weight.dtype)
+        pos.weight[:offset, c] = 0.0
+        for layer in dec.layers:
+            for att in (layer.self_attn, layer.encoder_attn):
+                att.q_proj.weight[:, c] = 0.0
+                att.out_proj.weight[c, :] = 0.0
+                att.out_proj.bias[c] = 0.0
+            for proj in (layer.self_attn.k_proj, layer.self_attn.v_proj):
+                proj.weight[:, c] = 0.0
+            layer.fc1.weight[:, c] = 0.0
+            layer.fc2.weight[c, :] = 0.0
+            layer.fc2.bias[c] = 0.0
+        norms = [dec.layernorm_embedding] + [
+            n for layer in dec.layers
+            for n in (layer.self_attn_layer_norm, layer.encoder_attn_layer_norm, layer.final_layer_norm)
+        ]  # fmt: skip
+        for n in norms:
+            n.weight[c] = ln_gain
+            n.bias[c] = 0.0
+        model.lm_head.weight[:, c] = 0.0
+        model.lm_head.weight[eos_id, :] = 0.0
+        model.lm_head.weight[eos_id, c] = eos_gain
+
+
+def talking_bart(directory: str | Path, tok, *, seed: int = 0, d_model: int = 64, layers: int = 2,
+                 heads: int = 4, ffn: int = 128, max_positions: int = 512, init_std: float = 0.2,
+                 eos_bias: float = 0.5) -> Path:  # fmt: skip
+    """Save a BART (untied lm_head, every weight matrix N(0, ``init_std``), specials other than ``</s>``
+    masked, the end-of-sentence clock of :func:`install_clock`) and ``tok`` to ``directory``.
+
+    With the speed benchmark's settings (``tok`` from :func:`talking_tokenizer` on PersonaChat, defaults)
+    greedy replies to ConsisTest inputs are 2-23 tokens, mean 9.
+    """
+    import torch
+    from transformers import BartConfig, BartForConditionalGeneration
+
+    cfg = BartConfig(
+        vocab_size=len(tok), d_model=d_model, encoder_layers=layers, decoder_layers=layers,
+        encoder_attention_heads=heads, decoder_attention_heads=heads, encoder_ffn_dim=ffn,
+        decoder_ffn_dim=ffn, max_position_embeddings=max_positions, init_std=init_std,
+        tie_word_embeddings=False, dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+        pad_token_id=tok.pad_token_id, bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id,
+        decoder_start_token_id=tok.eos_token_id, forced_bos_token_id=None, forced_eos_token_id=None,
+    )  # fmt: skip
+    torch.manual_seed(seed)
+    model = BartForConditionalGeneration(cfg)
+    with torch.no_grad():
+        g = torch.Generator().manual_seed(seed)  # explicit redraw, independent of the library's init
+        for _, p in sorted(model.named_parameters()):
+            if p.dim() > 1:
+                p.copy_(torch.randn(p.shape, generator=g) * init_std)
+        install_clock(model, tok.eos_token_id)
+        bias = torch.zeros_like(model.final_logits_bias)
+        for t in TALK_SPECIALS:
+            i = tok.convert_tokens_to_ids(t)
+            bias[0, i] = eos_bias if i == tok.eos_token_id else -1e4
+        model.final_logits_bias.copy_(bias)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    model.eval().save_pretrained(str(directory))
+    tok.save_pretrained(str(directory))
+    return directory
+
+
+def talking_nli(directory: str | Path, tok, centre_pairs: Sequence[tuple[str, str]], *, seed: int = 0,
+                hidden: int = 64, layers: int = 2, heads: int = 4, ffn: int = 128, max_positions: int = 514,
+                init_std: float = 0.2) -> Path:  # fmt: skip
+    """Save a RoBERTa NLI classifier (contradiction/neutral/entailment, weights N(0, ``init_std``)) whose
+    logits are centred on ``centre_pairs``, so that all three labels occur."""
+    import torch
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    id2label = {0: "contradiction", 1: "neutral", 2: "entailment"}
+    cfg = RobertaConfig(
+        vocab_size=len(tok), hidden_size=hidden, num_hidden_layers=layers, num_attention_heads=heads,
+        intermediate_size=ffn, max_position_embeddings=max_positions, pad_token_id=tok.pad_token_id,
+        bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, num_labels=3, id2label=id2label,
+        label2id={v: k for k, v in id2label.items()}, hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )  # fmt: skip
+    torch.manual_seed(seed + 1)
+    model = RobertaForSequenceClassification(cfg)
+    with torch.no_grad():
+        g = torch.Generator().manual_seed(seed + 1)
+        for _, p in sorted(model.named_parameters()):
+            if p.dim() > 1:
+                p.copy_(torch.randn(p.shape, generator=g) * init_std)
+    model.eval()
+    enc = tok([a for a, _ in centre_pairs], [b for _, b in centre_pairs], padding=True, return_tensors="pt")
+    with torch.no_grad():
+        model.classifier.out_proj.bias -= model(**enc).logits.mean(0)
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(str(directory))
+    tok.save_pretrained(str(directory))
     return directory
 
 

@@ -19,8 +19,9 @@ from consistest.cli.options import model_options, pop_respond_config
 @handle_errors
 def generate(dataset: Path, out: Path, quiet: bool, **kwargs: Any) -> None:
     """Generate one response per sample into OUT/responses.jsonl (resumable)."""
-    from consistest.data.dataset_dir import load_samples
+    from consistest.data.dataset_dir import open_dataset
     from consistest.tasks.consistest.respond import respond
 
     cfg = pop_respond_config(kwargs)
-    click.echo(str(respond(cfg, load_samples(dataset), out, quiet=quiet)))
+    ds = open_dataset(dataset)
+    click.echo(str(respond(cfg, ds.samples, out, quiet=quiet, data_hash=ds.content_hash)))

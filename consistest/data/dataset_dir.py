@@ -101,22 +101,38 @@ def _data_path(directory: str | Path) -> tuple[Path, str]:
 
 
 def _load(path: Path, fmt: str) -> list[Sample]:
-    rows = [obj for _, obj in read_jsonl(path)] if fmt == "jsonl" else read_parquet_rows(path)
+    if fmt != "jsonl":
+        return _read_parquet(path)
     out = []
-    for i, row in enumerate(rows):
+    for i, (_, row) in enumerate(read_jsonl(path)):
         missing = [c for c in SAMPLE_COLUMNS if c not in row]
         if missing:
             raise InputError("missing column", path=str(path), record=i, field=missing[0])
-        out.append(Sample.from_dict(row))
+        out.append(Sample(*(row[c] for c in SAMPLE_COLUMNS)))
     return out
 
 
+def _read_parquet(path: Path) -> list[Sample]:
+    """Samples from the Parquet file, column by column (``ParquetFile`` reads without importing pandas)."""
+    table = _parquet_table(path)
+    missing = [c for c in SAMPLE_COLUMNS if c not in table.column_names]
+    if missing:
+        raise InputError("missing column", path=str(path), record=0, field=missing[0])
+    columns = [table.column(c).to_pylist() for c in SAMPLE_COLUMNS]
+    return [Sample(*row) for row in zip(*columns, strict=True)]
+
+
 def read_parquet_rows(path: Path) -> list[dict[str, Any]]:
+    """Every row of a Parquet file as a dict (for the side files: triggers, CDConv splits)."""
+    return _parquet_table(path).to_pylist()
+
+
+def _parquet_table(path: Path) -> Any:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     try:
-        return pq.read_table(path).to_pylist()
+        return pq.ParquetFile(path).read()
     except (pa.ArrowException, OSError) as e:
         first = (str(e).strip().splitlines() or [type(e).__name__])[0][:200]
         raise InputError(

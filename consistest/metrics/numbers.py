@@ -56,6 +56,9 @@ def normalize_numbers(text: str) -> str:
 def normalize_number_tokens(toks: list[str]) -> list[str]:
     """Token-level ``normalize_numbers`` (tokens as made by ``tokens``)."""
     flat = list(toks)
+    lex = _lexicon()
+    if not any(t in lex for t in flat):  # every number starts at or right after a number word
+        return flat
     out: list[str] = []
     i = 0
     while i < len(flat):

@@ -9,12 +9,14 @@ items that need NLI to decide undecided (``None``). Every lexicon here is versio
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 
 from consistest.metrics.clean import CLEAN_VERSION, clean_response
 from consistest.metrics.numbers import normalize_numbers, tokens
-from consistest.metrics.shortforms import SHORTFORMS_VERSION, ShortForms, short_forms
+from consistest.metrics.shortforms import SHORTFORMS_VERSION, short_forms
 
 # Bump when any rule or lexicon changes a score; it goes into the signature as ``rules:<n>``.
 RULES_VERSION = 2  # 2: cleaning v2 (dropped-subject statements are not questions), "my <plural>" forms
@@ -130,6 +132,13 @@ QUESTION_FUNCTION_WORDS = frozenset(
 )
 
 
+# (polarity, words) of the yes/no phrases by their first word, "no" phrases first, longer phrases first.
+_PHRASES: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+for _polarity, _group in (("no", NO_PHRASES), ("yes", YES_PHRASES)):
+    for _phrase in sorted(_group, key=lambda p: -len(p.split())):
+        _PHRASES.setdefault(_phrase.split()[0], []).append((_polarity, tuple(_phrase.split())))
+
+
 class Outcome(str, Enum):
     """Why a response got its score (named in scores.jsonl)."""
 
@@ -170,8 +179,9 @@ def final_score(verdict: Verdict, nli_label: str | None) -> float | None:
     return verdict.rule_score
 
 
+@lru_cache(maxsize=1 << 16)
 def judge(question: str, truth: str, qtype: str, response: str) -> Verdict:
-    """Score one response with the rules alone (total: any strings, no exceptions)."""
+    """Score one response with the rules alone (total: any strings, no exceptions; pure, so cached)."""
     cleaned = clean_response(response or "")
     if not str(truth).strip():
         return Verdict(Outcome.NO_TRUTH, None, Need.NONE, cleaned)
@@ -185,6 +195,7 @@ def judge(question: str, truth: str, qtype: str, response: str) -> Verdict:
 
 
 # ---------------------------------------------------------------- Y/N
+@lru_cache(maxsize=1 << 14)
 def truth_polarity(truth: str) -> str | None:
     """``yes``/``no`` from the truth's alternatives ("i do | yes" -> yes, "not really | no" -> no)."""
     for alt in str(truth).split("|"):
@@ -197,14 +208,12 @@ def truth_polarity(truth: str) -> str | None:
 
 def _phrase_at(toks: list[str], i: int) -> tuple[str, int] | None:
     """A yes/no phrase starting at ``i``: (polarity, tokens used)."""
-    for polarity, phrases in (("no", NO_PHRASES), ("yes", YES_PHRASES)):
-        for ph in sorted(phrases, key=lambda p: -len(p.split())):
-            words = ph.split()
-            if toks[i : i + len(words)] == words:
-                nxt = toks[i + len(words)] if i + len(words) < len(toks) else ""
-                if polarity == "no" and words == ["no"] and nxt in NOT_AN_ANSWER_AFTER:
-                    return None
-                return polarity, len(words)
+    for polarity, words in _PHRASES.get(toks[i], ()) if i < len(toks) else ():
+        if tuple(toks[i : i + len(words)]) == words:
+            nxt = toks[i + len(words)] if i + len(words) < len(toks) else ""
+            if polarity == "no" and words == ("no",) and nxt in NOT_AN_ANSWER_AFTER:
+                return None
+            return polarity, len(words)
     return None
 
 
@@ -215,7 +224,7 @@ def _judge_yn(question: str, polarity: str, cleaned: str) -> Verdict:
     while i < len(words) and words[i] in FILLERS:
         i += 1
     said = _phrase_at(words, i) if i < len(words) else None
-    forms = _find_forms(toks, short_forms(tokens(question)))
+    forms = _find_forms(toks, *_question_forms(question))
     if said is not None:
         if said[0] != polarity:
             return Verdict(Outcome.WRONG_YES_NO, 0.0, Need.NONE, cleaned)
@@ -232,33 +241,49 @@ def _judge_yn(question: str, polarity: str, cleaned: str) -> Verdict:
     return Verdict(Outcome.NO_SHORT_FORM, None, Need.DECIDE, cleaned)
 
 
-def _find_forms(toks: list[str], sf: ShortForms | None) -> list[str]:
-    """Polarities of the short forms used as answers, in order ("i do not" beats "i do" at one spot)."""
+Forms = dict[str, list[tuple[tuple[str, ...], str]]]
+
+
+@lru_cache(maxsize=1 << 14)
+def _question_forms(question: str) -> tuple[Forms, frozenset[str]]:
+    """The question's short forms as (form, polarity) candidates by first word, longest first, and the
+    content words an answer clause must repeat (see ``_answers``)."""
+    sf = short_forms(tokens(question))
     if sf is None:
-        return []
+        return {}, frozenset()
     cands = [(f, "yes") for f in sf.positive] + [(f, "no") for f in sf.negative]
     cands.sort(key=lambda c: -len(c[0]))
+    by_first: Forms = {}
+    for form, polarity in cands:
+        by_first.setdefault(form[0], []).append((form, polarity))
+    need = frozenset(_fold(t) for t in sf.question_words if t not in QUESTION_FUNCTION_WORDS)
+    return by_first, need
+
+
+def _find_forms(toks: list[str], forms: Forms, need: frozenset[str]) -> list[str]:
+    """Polarities of the short forms used as answers, in order ("i do not" beats "i do" at one spot)."""
     found: list[str] = []
     i = 0
     while i < len(toks):
-        starts_clause = (
+        cands = forms.get(toks[i], ())
+        if cands and (
             i == 0
             or not toks[i - 1].isalnum()
             or toks[i - 1] in CLAUSE_END
             or toks[i - 1] in FILLERS
             or _phrase_at(toks, i - 1) is not None
-        )
-        for form, pol in cands if starts_clause else ():
-            n = len(form)
-            if tuple(toks[i : i + n]) == form and starts_clause and _answers(toks, i + n, sf):
-                found.append(pol)
-                i += n - 1
-                break
+        ):
+            for form, pol in cands:
+                n = len(form)
+                if tuple(toks[i : i + n]) == form and _answers(toks, i + n, need):
+                    found.append(pol)
+                    i += n - 1
+                    break
         i += 1
     return found
 
 
-def _answers(toks: list[str], j: int, sf: ShortForms) -> bool:
+def _answers(toks: list[str], j: int, need: frozenset[str]) -> bool:
     """A short form is an answer when its clause ends there ("i do .", "i do , ...") or goes on to repeat
     every content word of the question ("i do have a dog" for "do you have a dog ?"); not when it says
     something else ("i don't know", "i'm in the third grade" for "are you in the fifth grade ?")."""
@@ -268,7 +293,6 @@ def _answers(toks: list[str], j: int, sf: ShortForms) -> bool:
         j += 1
     if all(t in ADVERBS for t in clause):
         return True
-    need = {_fold(t) for t in sf.question_words if t not in QUESTION_FUNCTION_WORDS}
     head = [t for t in clause if t not in ADVERBS and t not in QUESTION_FUNCTION_WORDS][:1]
     return bool(need) and bool(head) and _fold(head[0]) in need and need <= {_fold(t) for t in clause}
 
@@ -276,8 +300,14 @@ def _answers(toks: list[str], j: int, sf: ShortForms) -> bool:
 # ---------------------------------------------------------------- WH
 def content_tokens(text: str) -> list[str]:
     """Lowercase ``\\w+`` tokens, numbers as digits, articles and and/or dropped, light plural folding."""
+    return list(_content_tokens(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _content_tokens(text: str) -> tuple[str, ...]:
+    """Memoised: scoring and the categories ask for the same replies, facts and user turns many times."""
     words = re.findall(r"[0-9]+|[^\W\d_]+", normalize_numbers(text))  # "60years" -> 60, years
-    return [_fold(t) for t in words if t not in IGNORED]
+    return tuple(_fold(t) for t in words if t not in IGNORED)
 
 
 def _fold(t: str) -> str:
@@ -290,17 +320,22 @@ def _fold(t: str) -> str:
 
 def keyword_alternatives(truth: str) -> list[list[str]]:
     """The truth's ``|`` alternatives with 1..MAX_KEYWORDS content tokens."""
+    return [list(a) for a in _keyword_alternatives(truth)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _keyword_alternatives(truth: str) -> tuple[tuple[str, ...], ...]:
     alts = [content_tokens(a) for a in str(truth).split("|")]
-    return [a for a in alts if 0 < len(a) <= MAX_KEYWORDS]
+    return tuple(tuple(a) for a in alts if 0 < len(a) <= MAX_KEYWORDS)
 
 
-def keyword_recall(truth_tokens: list[str], response_tokens: set[str]) -> float:
+def keyword_recall(truth_tokens: Sequence[str], response_tokens: set[str]) -> float:
     distinct = list(dict.fromkeys(truth_tokens))
     return sum(t in response_tokens for t in distinct) / len(distinct)
 
 
 def _judge_wh(truth: str, cleaned: str) -> Verdict:
-    alts = keyword_alternatives(truth)
+    alts = _keyword_alternatives(truth)
     if not alts:
         return Verdict(Outcome.NLI_ONLY, None, Need.DECIDE, cleaned)
     have = set(content_tokens(cleaned))

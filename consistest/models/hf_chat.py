@@ -14,7 +14,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, fields
-from functools import lru_cache
 from typing import Any, Literal, get_args
 
 from consistest.core import log as log_
@@ -23,6 +22,8 @@ from consistest.core.records import Conversation
 from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
+from consistest.models.refill import SEGMENT_BATCHES, RefillDecoder
+from consistest.models.refill_support import unsupported
 from consistest.models.rendering import (
     DEFAULT_SPEAKERS,
     DEFAULT_SYSTEM_PROMPT,
@@ -36,6 +37,7 @@ DType = Literal["auto", "float32", "float16", "bfloat16"]
 DEVICES: tuple[Device, ...] = get_args(Device)
 DTYPES: tuple[DType, ...] = get_args(DType)
 DEFAULT_BATCH_SIZE = 32
+TOKEN_CACHE = 200_000  # texts whose ids are kept (cleared when full)
 USES_DECODING = True
 
 
@@ -138,7 +140,7 @@ class HFChatModel:
         if self.pad_id is None:
             raise InputError(f"model {model!r}: the tokenizer has neither a pad nor an EOS token")
         self._warned_cut = False
-        self._tokenize = lru_cache(maxsize=200_000)(self._tokenize_uncached)
+        self._tokens: dict[str, tuple[int, ...]] = {}  # text -> ids (no special tokens)
         if settings.chat_template and not getattr(self.tok, "chat_template", None):
             raise InputError(f"model {model!r}: --chat-template given but the tokenizer has no chat template")
         if not settings.chat_template:
@@ -149,13 +151,23 @@ class HFChatModel:
         self.stop_ids = set(eos) | {self.pad_id} | self._single_ids(settings.speaker_tokens)
         if settings.chat_template:  # chat models may end a turn with their own token (<|end|>, <|eot_id|>)
             self.stop_ids |= _generation_eos(self.model)
+        self._refill_decoder: RefillDecoder | None | bool = False  # False: not decided yet
+        self.quiet = quiet
 
     # -- encoding -------------------------------------------------------------------------------------------
-    def _tokenize_uncached(self, text: str) -> tuple[int, ...]:
-        return tuple(self.tok(text, add_special_tokens=False)["input_ids"])
-
     def tokenize(self, text: str) -> list[int]:
-        return list(self._tokenize(text))
+        if text not in self._tokens:
+            self._remember([text])
+        return list(self._tokens[text])
+
+    def _remember(self, texts: Sequence[str]) -> None:
+        """Tokenize ``texts`` in one call (the fast tokenizers batch them) into the cache."""
+        if not texts:
+            return
+        if len(self._tokens) > TOKEN_CACHE:
+            self._tokens.clear()
+        ids = self.tok(list(texts), add_special_tokens=False)["input_ids"]
+        self._tokens.update(zip(texts, map(tuple, ids), strict=True))
 
     def _affixes(self) -> tuple[list[int], list[int]]:
         """The ids the tokenizer adds before and after a text (BART: <s> ... </s>, GPT-2: nothing)."""
@@ -186,18 +198,19 @@ class HFChatModel:
 
     def encode(self, conv: Conversation) -> list[int]:
         """Token ids of one conversation (speaker tokens or chat template), cut to the model's length."""
-        if self.cfg.chat_template:
-            ids = self._chat_ids(conv)
-        else:
-            ids = encode_ids(
-                conv,
-                self.tokenize,
-                speakers=self.cfg.speaker_tokens,
-                utterance_max_tokens=self.cfg.utterance_max_tokens,
-                prefix=self.prefix,
-                suffix=self.suffix,
-            )
-        return self._fit(ids)
+        return self._fit(
+            self._chat_ids(conv) if self.cfg.chat_template else self._render(conv, self.tokenize)
+        )
+
+    def _render(self, conv: Conversation, tokenize: Callable[[str], list[int]]) -> list[int]:
+        return encode_ids(
+            conv,
+            tokenize,
+            speakers=self.cfg.speaker_tokens,
+            utterance_max_tokens=self.cfg.utterance_max_tokens,
+            prefix=self.prefix,
+            suffix=self.suffix,
+        )
 
     def _chat_ids(self, conv: Conversation) -> list[int]:
         n = self.cfg.utterance_max_tokens
@@ -231,13 +244,27 @@ class HFChatModel:
         return ids[:head] + ids[len(ids) - (room - head) :]
 
     # -- generation -----------------------------------------------------------------------------------------
-    def plan(self, items: Sequence[Item]) -> list[list[tuple[tuple[int, ...], list[str]]]]:
-        """Batches of (distinct input ids, the item ids sharing it), sorted by input length."""
+    def groups(self, items: Sequence[Item]) -> list[tuple[tuple[int, ...], list[str]]]:
+        """(distinct input ids, the item ids sharing it), sorted by input length."""
+        if not self.cfg.chat_template:  # every text the rendering will tokenize, tokenized in one call
+            texts: dict[str, None] = {}
+
+            def record(text: str) -> list[int]:
+                texts[text] = None
+                return []
+
+            for _, conv in items:
+                self._render(conv, record)
+            self._remember([t for t in texts if t not in self._tokens])
         groups: dict[tuple[int, ...], list[str]] = {}
         for item_id, conv in items:
             groups.setdefault(tuple(self.encode(conv)), []).append(item_id)
-        ordered = sorted(groups.items(), key=lambda kv: (len(kv[0]), kv[0]))
-        size = self.cfg.batch_size
+        return sorted(groups.items(), key=lambda kv: (len(kv[0]), kv[0]))
+
+    def plan(self, items: Sequence[Item]) -> list[list[tuple[tuple[int, ...], list[str]]]]:
+        """Batches of :meth:`groups` for ``generate``; under greedy refill, the slices run one at a time."""
+        size = self.cfg.batch_size * (SEGMENT_BATCHES if self._refill() is not None else 1)
+        ordered = self.groups(items)
         return [ordered[i : i + size] for i in range(0, len(ordered), size)]
 
     def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]:
@@ -245,13 +272,53 @@ class HFChatModel:
         if self.decoding.do_sample:
             yield from self._stream_sampled(items, skip)
             return
+        refill = self._refill()
         for batch in self.plan(items):
             if all(i in skip for _, ids in batch for i in ids):
                 continue
-            texts = self.generate([list(ids) for ids, _ in batch])
-            yield [
-                (i, text) for (_, ids), text in zip(batch, texts, strict=True) for i in ids if i not in skip
-            ]
+            inputs = [list(ids) for ids, _ in batch]
+            if refill is None:
+                done = [list(enumerate(self.generate(inputs)))]
+            else:
+                start = [] if refill.start is None else [refill.start]  # as generate's rows begin
+                done = ([(k, self._decode(start + toks)) for k, toks in part] for part in refill.run(inputs))
+            for part in done:
+                yield [(i, text) for k, text in part for i in batch[k][1] if i not in skip]
+
+    def _refill(self) -> RefillDecoder | None:
+        """The greedy refill decoder when decoding is greedy and it reproduces ``generate`` for the model."""
+        if self._refill_decoder is False:
+            dec = self.decoding
+            gc = self._generation_config()
+            why = "not greedy" if dec.do_sample or dec.num_beams > 1 else unsupported(self.model, gc)
+            self._refill_decoder = None
+            if why is None:
+                self._refill_decoder = RefillDecoder(
+                    self.model, gc, batch_size=self.cfg.batch_size, max_new_tokens=dec.max_new_tokens,
+                    pad_id=self.pad_id,
+                )  # fmt: skip
+            elif not (dec.do_sample or dec.num_beams > 1):
+                log_.info(f"plain generate batches for {self.name!r}: {why}", quiet=self.quiet)
+        return self._refill_decoder
+
+    def _generation_config(self) -> Any:
+        """The model's generation config with this run's settings, as ``generate`` merges them."""
+        import copy
+
+        gc = copy.deepcopy(self.model.generation_config)
+        gc.update(**self._generate_kwargs())
+        return gc
+
+    def _generate_kwargs(self) -> dict[str, Any]:
+        dec = self.decoding
+        kwargs: dict[str, Any] = {"max_new_tokens": dec.max_new_tokens, "num_beams": dec.num_beams}
+        if dec.do_sample:
+            kwargs.update(do_sample=True, temperature=dec.temperature, top_p=dec.top_p, top_k=0)
+        else:
+            kwargs.update(do_sample=False)
+        if self.decoder_only:
+            kwargs.update(pad_token_id=self.pad_id, eos_token_id=sorted(self.stop_ids))
+        return kwargs
 
     def _stream_sampled(self, items: Sequence[Item], skip: Set[str]) -> Iterator[Chunk]:
         import torch
@@ -278,16 +345,10 @@ class HFChatModel:
             masks = [o + z for o, z in zip(ones, zeros, strict=True)]
         input_ids = torch.tensor(rows, device=self.device)
         attention_mask = torch.tensor(masks, device=self.device)
-        dec = self.decoding
-        kwargs: dict[str, Any] = {"max_new_tokens": dec.max_new_tokens, "num_beams": dec.num_beams}
-        if dec.do_sample:
-            kwargs.update(do_sample=True, temperature=dec.temperature, top_p=dec.top_p, top_k=0)
-        else:
-            kwargs.update(do_sample=False)
-        if self.decoder_only:
-            kwargs.update(pad_token_id=self.pad_id, eos_token_id=sorted(self.stop_ids))
         with torch.inference_mode():
-            out = self.model.generate(input_ids=input_ids, attention_mask=attention_mask, **kwargs)
+            out = self.model.generate(
+                input_ids=input_ids, attention_mask=attention_mask, **self._generate_kwargs()
+            )
         if self.decoder_only:
             out = out[:, width:]
         return [self._decode(row.tolist()) for row in out]

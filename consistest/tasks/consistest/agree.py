@@ -79,17 +79,18 @@ def run_agree(cfg: AgreeConfig) -> AgreeResult:
     samples = [by_id[lab.id] for lab in labels]
     nli = _nli(cfg)
     human, types = [lab.human for lab in labels], [s.type for s in samples]
+    qa_ids = [s.qa_id for s in samples]
     scores = method_scores(samples, labels, nli, quiet=cfg.quiet)
     rows = {"Human": human_row(human, types)}
     rows |= {name: agreement_row(sc, human, types) for name, sc in scores.items()}
     comparison = compare(
-        scores["Hybrid (paper)"], scores["Hybrid (plus)"], human, types, cfg.seed, cfg.n_boot
+        scores["Hybrid (paper)"], scores["Hybrid (plus)"], human, types, qa_ids, cfg.seed, cfg.n_boot
     )
     ablation = {}
     if cfg.ablation:
         for name, sc in ablation_scores(samples, labels, nli, scores).items():
             ablation[name] = agreement_row(sc, human, types) | {
-                "vs_paper": compare(scores["Hybrid (paper)"], sc, human, types, cfg.seed, cfg.n_boot)
+                "vs_paper": compare(scores["Hybrid (paper)"], sc, human, types, qa_ids, cfg.seed, cfg.n_boot)
             }
     signature = make_signature(
         [
@@ -151,16 +152,18 @@ def ablation_scores(
 
 def compare(
     a: Sequence[float | None], b: Sequence[float | None], human: Sequence[float], types: Sequence[str],
-    seed: int, n_boot: int,
+    qa_ids: Sequence[str], seed: int, n_boot: int,
 ) -> dict[str, Any]:  # fmt: skip
     """b - a on the items both decided: squared error (negative = b closer) and exact agreement (positive =
-    b agrees more), each a paired bootstrap mean difference with its 95% interval."""
+    b agrees more), each a paired bootstrap mean difference with its 95% interval (QAs drawn whole)."""
     keep = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x is not None and y is not None]
     out: dict[str, Any] = {"n": len(keep)}
     for name, f in (("mse", _sq_err), ("agreement", _agrees)):
         xa = [f(a[i], human[i], types[i]) for i in keep]
         xb = [f(b[i], human[i], types[i]) for i in keep]
-        out[name] = paired_bootstrap(xa, xb, seed=seed, name=f"agree:{name}", n_boot=n_boot)
+        out[name] = paired_bootstrap(
+            xa, xb, seed=seed, name=f"agree:{name}", n_boot=n_boot, clusters=[qa_ids[i] for i in keep]
+        )
     return out
 
 

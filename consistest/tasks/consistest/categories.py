@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from functools import lru_cache
 
 from consistest.core.records import Category, Sample, ScoredItem
 from consistest.metrics.clean import split_sentences
@@ -42,6 +42,8 @@ EVASIVE = (
     "i see", "ok", "okay", "cool", "nice", "that's nice", "that's cool", "that's interesting", "interesting",
     "haha", "lol", "good question", "that is a good question",
 )  # fmt: skip
+_EVASIVE = frozenset(EVASIVE)
+_WORDS = re.compile(r"[\w']+")
 # A question returned to the user ("and you ?").
 RETURNED = frozenset({"you", "and you", "what about you", "how about you", "do you", "are you", "have you"})
 MIN_OVERLAP = 0.6  # share of the asked question's content words a returned question repeats
@@ -55,28 +57,53 @@ Lookup = Callable[[str, str], "str | None"]
 _CLAUSE_BREAK = re.compile(r"\s*(?:,|;|\bbut\b|\band\b(?=\s+(?:i|my|it|we)\b)|\bso\b(?=\s+(?:i|my)\b))\s*")
 
 
-def clauses(text: str) -> list[str]:
+@lru_cache(maxsize=1 << 15)
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(split_sentences(text))
+
+
+@lru_cache(maxsize=1 << 15)
+def clauses(text: str) -> tuple[str, ...]:
     """Statements of a reply: sentences split at commas and at "and/but/so" before a new subject."""
-    out = []
-    for sent in split_sentences(text):
+    out: list[str] = []
+    for sent in _sentences(text):
         parts = _CLAUSE_BREAK.split(sent)
         out += [p.strip(" .!") for p in parts if len(re.findall(r"\w+", p)) >= 2]
+    return tuple(out)
+
+
+_PHRASES = sorted([p.split() for p in (*YES_PHRASES, *NO_PHRASES)], key=len, reverse=True)
+
+
+@lru_cache(maxsize=1 << 14)
+def _short_forms_longest_first(question: str) -> tuple[tuple[str, ...], ...]:
+    sf = short_forms(tokens(question))
+    return tuple(sorted([*sf.positive, *sf.negative], key=len, reverse=True)) if sf else ()
+
+
+@lru_cache(maxsize=1 << 14)
+def _openers(question: str) -> dict[str, list[tuple[list[str], bool]]]:
+    """The yes/no phrases (longest first), then the question's short forms (longest first, whole clauses
+    only), indexed by their first token: the candidates ``long_answer`` tries at a position, in order."""
+    out: dict[str, list[tuple[list[str], bool]]] = {}
+    forms = _short_forms_longest_first(question)
+    for ph, whole in [*((p, False) for p in _PHRASES), *((list(f), True) for f in forms)]:
+        out.setdefault(ph[0], []).append((ph, whole))
     return out
 
 
+@lru_cache(maxsize=1 << 15)
 def long_answer(question: str, cleaned: str) -> str:
     """The reply without its opening yes/no word and short form ("yes , i do . i have 2" -> "i have 2")."""
     toks = [t for t in tokens(cleaned) if t.strip()]
-    phrases = sorted([p.split() for p in (*YES_PHRASES, *NO_PHRASES)], key=len, reverse=True)
-    sf = short_forms(tokens(question))
-    forms = sorted([*sf.positive, *sf.negative], key=len, reverse=True) if sf else []
+    openers = _openers(question)
     i, moved = 0, True
     while moved and i < len(toks):
         moved = False
         if not re.match(r"\w", toks[i]):
             i, moved = i + 1, True
             continue
-        for ph, whole in [*((p, False) for p in phrases), *((list(f), True) for f in forms)]:
+        for ph, whole in openers.get(toks[i], ()):
             end = i + len(ph)
             # a short form counts only as a whole clause ("i do ." but not "i do have a dog")
             if toks[i:end] == ph and not (whole and end < len(toks) and re.match(r"\w", toks[end])):
@@ -85,11 +112,12 @@ def long_answer(question: str, cleaned: str) -> str:
     return " ".join(toks[i:]).strip(" .,!")
 
 
+@lru_cache(maxsize=1 << 15)
 def evasive(text: str) -> bool:
     """The whole reply is an evasive or phatic phrase (trailing punctuation and fillers aside)."""
-    norm = " ".join(re.findall(r"[\w']+", text.lower()))
-    n = len(norm.split())
-    return any(norm == e or (norm.startswith(e + " ") and n <= len(e.split()) + 2) for e in EVASIVE)
+    words = _WORDS.findall(text.lower())
+    # an evasive phrase, followed by at most two more words ("i don't know really", "ok then")
+    return any(" ".join(words[:m]) in _EVASIVE for m in range(max(1, len(words) - 2), len(words) + 1))
 
 
 QUESTION_WORDS = frozenset(
@@ -101,9 +129,10 @@ QUESTION_WORDS = frozenset(
 )  # fmt: skip
 
 
-def topic_words(text: str) -> set[str]:
+@lru_cache(maxsize=1 << 16)
+def topic_words(text: str) -> frozenset[str]:
     """Stems of the content words, without auxiliaries, question words and pronouns."""
-    return {_stem(w) for w in content_tokens(text) if w not in QUESTION_WORDS}
+    return frozenset(_stem(w) for w in content_tokens(text) if w not in QUESTION_WORDS)
 
 
 def _stem(word: str) -> str:
@@ -119,10 +148,10 @@ def returned_question(question: str, response: str) -> str | None:
     """A question of the reply that hands the asked one back to the user, else None (content words
     compared without auxiliaries and pronouns)."""
     asked = topic_words(question)
-    for sent in split_sentences(response):
+    for sent in _sentences(response):
         if not sent.rstrip().endswith("?"):
             continue
-        words = " ".join(re.findall(r"[\w']+", sent.lower()))
+        words = " ".join(_WORDS.findall(sent.lower()))
         mine = topic_words(sent)
         if words in RETURNED or (asked and len(asked & mine) / len(asked) >= MIN_OVERLAP):
             return sent.strip()
@@ -149,7 +178,7 @@ def gives_fact_to_user(response: str, fact: str) -> str | None:
     """A sentence that tells or asks the user the agent's own fact ("oh , you speak chinese ?" for "i speak
     chinese ."): it opens with you/your and repeats most of the fact's content words."""
     want = topic_words(fact)
-    for sent in split_sentences(response):
+    for sent in _sentences(response):
         if (
             _TO_USER.match(sent.lower().strip())
             and want
@@ -161,15 +190,20 @@ def gives_fact_to_user(response: str, fact: str) -> str | None:
 
 def user_statements(sample: Sample) -> list[str]:
     """The user's first-person statements in the history before the question (the user spoke last)."""
-    users = sample.history[-1::-2][1:]
-    out = []
+    return list(_user_statements(tuple(sample.history[-1::-2][1:])))
+
+
+@lru_cache(maxsize=1 << 14)
+def _user_statements(users: tuple[str, ...]) -> tuple[str, ...]:
+    """Memoised on the user turns: the samples of one dialogue share most of them."""
+    out: list[str] = []
     for utt in users:
         out += [
             c
             for c in clauses(utt)
             if re.match(r"(i|my|i'm|i've|i am)\b", c.lower()) and len(topic_words(c)) >= 2
         ]
-    return out
+    return tuple(out)
 
 
 def copied(user: str, clause: str) -> bool:
@@ -301,5 +335,6 @@ def categorise(
     for it in items:
         cat, why = decide(it, by_id[it.id], lookup)
         trig = (triggers or {}).get(it.id, it.trigger)
-        out.append(replace(it, category=cat, category_why=why, trigger=trig))
+        # ``dataclasses.replace`` costs as much as the rules here; the fields are the same
+        out.append(ScoredItem(**{**it.__dict__, "category": cat, "category_why": why, "trigger": trig}))
     return out

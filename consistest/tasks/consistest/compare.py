@@ -95,13 +95,19 @@ def compare_runs(
         if not ids:
             continue
         scores = [[float(r.items[i].score) for i in ids] for r in runs]  # type: ignore[arg-type]
+        qa_ids = [base.items[i].qa_id for i in ids]
         entry: dict[str, Any] = {
             "key": key,
             "label": label,
             "n": len(ids),
             "runs": [{"mean": sum(x) / len(x)} for x in scores],
             "diffs": [
-                {"run": k, **paired_bootstrap(scores[0], x, seed=seed, name=f"{key}:{k}", n_boot=n_boot)}
+                {
+                    "run": k,
+                    **paired_bootstrap(
+                        scores[0], x, seed=seed, name=f"{key}:{k}", n_boot=n_boot, clusters=qa_ids
+                    ),
+                }  # fmt: skip
                 for k, x in enumerate(scores[1:], start=1)
             ],
         }
@@ -111,7 +117,7 @@ def compare_runs(
         "common_items": len(common),
         "figures": figures,
         "warnings": warnings,
-        "bootstrap": {"seed": seed, "n_boot": n_boot},
+        "bootstrap": {"seed": seed, "n_boot": n_boot, "resample": "qa_id"},
     }
 
 

@@ -70,9 +70,11 @@ def paired_qa_ids(rows: Sequence[Row]) -> set[str]:
 
 
 def figure(rows: Sequence[Row], *, seed: int, name: str, n_boot: int) -> dict[str, Any]:
-    """Mean over decided items, counts and a seeded bootstrap 95% interval."""
-    decided = [float(r.score) for r in rows if r.score is not None]
-    ci = bootstrap_ci(decided, seed=seed, name=name, n_boot=n_boot)
+    """Mean over decided items, counts and a seeded bootstrap 95% interval (QAs resampled whole: the
+    distances and trigger variants of one QA are not independent items)."""
+    kept = [r for r in rows if r.score is not None]
+    decided = [float(r.score) for r in kept]  # type: ignore[arg-type]
+    ci = bootstrap_ci(decided, seed=seed, name=name, n_boot=n_boot, clusters=[r.qa_id for r in kept])
     return {
         "n": len(rows),
         "decided": len(decided),
@@ -109,7 +111,7 @@ def summarize(
         "no_truth": no_truth,
         "categories": category_summary(rows),
         "table7": table7(rows),
-        "bootstrap": {"seed": seed, "n_boot": n_boot, "level": 0.95},
+        "bootstrap": {"seed": seed, "n_boot": n_boot, "level": 0.95, "resample": "qa_id"},
         **dict(extra or {}),
     }
 
@@ -187,6 +189,8 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
         note.append(
             f"{summary['no_truth']} item(s) have no truth (trigger short): only their category counts."
         )
+    if summary.get("bootstrap", {}).get("resample") == "qa_id" and summary.get("bootstrap", {}).get("n_boot"):
+        note.append("95% CI: percentile bootstrap over QAs (a QA's distances and variants drawn together).")
     lines = format_table(HEADER, rows, fmt)
     extra = category_lines(summary, fmt)
     if fmt == "markdown":

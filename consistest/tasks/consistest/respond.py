@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.records import Sample, content_hash
+from consistest.core.records import Sample
 from consistest.core.signature import make_signature
+from consistest.data.dataset_dir import samples_hash
 from consistest.models.base import ChatModel
 from consistest.models.registry import ModelSpec
 from consistest.models.runner import RunInfo, run_responses
@@ -57,8 +58,9 @@ class RespondConfig:
         ]
 
     def signature(self, data_hash: str) -> str:
-        """``consistest:v1|data:<hash>|model:<id>|input:<variant>|dec:greedy-25|v:...``."""
-        return make_signature([("data", data_hash), *self.signature_parts()])
+        """``consistest:v1|data:<hash12>|model:<id>|input:<variant>|dec:greedy-25|v:...`` (the data part is
+        the dataset's content hash shortened as in score signatures; generation.json keeps it whole)."""
+        return make_signature([("data", data_hash[:12]), *self.signature_parts()])
 
     def subset(self, samples: Sequence[Sample]) -> list[Sample]:
         """The samples answered: all, the first ``limit``, or a stratified ``sample``."""
@@ -76,8 +78,10 @@ class RespondConfig:
 
 
 def dataset_hash(samples: Sequence[Sample]) -> str:
-    """A hash of the full sample content: responses belong to exactly this dataset."""
-    return content_hash(*[s.to_dict() for s in samples])
+    """The dataset's content hash (as its build recorded it): responses belong to exactly this dataset.
+    A built dataset directory has it ready (``DatasetDir.content_hash``, checked against the data file's
+    sha256), so callers holding one pass it to :func:`respond` instead of hashing the samples again."""
+    return samples_hash(samples)
 
 
 def load_model(spec: ModelSpec, samples: Sequence[Sample], quiet: bool = False) -> ChatModel:
@@ -92,10 +96,12 @@ def respond(
     *,
     quiet: bool = False,
     model: ChatModel | None = None,
+    data_hash: str | None = None,
 ) -> Path:
     """Write RUNDIR/responses.jsonl for ``cfg.subset(samples)``; return its path (``model`` overrides the
-    one ``cfg`` names, e.g. a fake in tests)."""
-    data = dataset_hash(samples)
+    one ``cfg`` names, e.g. a fake in tests). ``data_hash`` names the dataset the responses belong to
+    (default: :func:`dataset_hash` of the samples)."""
+    data = data_hash or dataset_hash(samples)
     items = [(s.id, conversation(s, cfg.input_variant)) for s in cfg.subset(samples)]
     return run_responses(
         lambda: model or load_model(cfg.model, samples, quiet),

@@ -99,7 +99,7 @@ def _responses_and_nli(
     if cfg.out is None:
         raise InputError("generating responses needs an output directory (--out)")
     nli = _nli(cfg)
-    path = respond(cfg.respond, samples, cfg.out, quiet=cfg.quiet)
+    path = respond(cfg.respond, samples, cfg.out, quiet=cfg.quiet, data_hash=ds.content_hash)
     samples = cfg.respond.subset(samples)
     return samples, read_responses(path, samples), nli, {"generation": cfg.respond.settings()}
 
