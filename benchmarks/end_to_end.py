@@ -182,7 +182,8 @@ def report(runs: list[Run], n: int) -> None:
         mine = [r for r in runs if r.side == side]
         wall = statistics.median(r.wall for r in mine)
         cpu = statistics.median(r.cpu for r in mine)
-        print(f"{side:15s} {wall:16.2f} {cpu:8.2f} {n / wall:10.0f} {max(r.peak_mb for r in mine):8.0f}")
+        rate = f"{n / wall:10.0f}" if n / wall >= 100 else f"{n / wall:10.2f}"
+        print(f"{side:15s} {wall:16.2f} {cpu:8.2f} {rate} {max(r.peak_mb for r in mine):8.0f}")
     if len(sides) == 2:
         base, ours = sides
         pairs = [

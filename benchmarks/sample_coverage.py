@@ -6,8 +6,9 @@ bootstrap intervals against the full-benchmark figure, for a model-free responde
 
 Prints, per Table-5 figure: the full value, the mean number of decided items in a subset, the mean
 subset estimate and its spread over seeds, the mean width of the report's interval, and how often it
-contains the full value (about 95% when the intervals are honest); then the same for an interval that
-resamples QAs instead of samples (both distances of a QA together), for comparison. Rules only unless
+contains the full value (about 95% when the intervals are honest); the report resamples whole QAs (both
+distances of a QA together); the last two columns are an interval that resamples samples one by one, for
+comparison. Rules only unless
 --nli names a guard (scored once over all samples; a subset reuses the verdicts of its samples). Needs
 the real data (../shared or $CONSISTEST_SHARED).
 """
@@ -26,21 +27,12 @@ sys.path.insert(0, str(ROOT))
 FIGURES = ("overall", "persona_wh", "persona_yn", "history_wh", "history_yn")
 
 
-def qa_bootstrap_ci(rows: list, seed: int, n_boot: int) -> tuple[float, float] | None:
-    """95% percentile interval of the mean over decided rows, resampling whole QAs (qa_id clusters)."""
-    import numpy as np
+def item_bootstrap_ci(rows: list, seed: int, n_boot: int) -> tuple[float, float] | None:
+    """95% percentile interval of the mean over decided rows, resampling samples one by one (what the
+    report did before it resampled whole QAs), for comparison."""
+    from consistest.core.stats import bootstrap_ci
 
-    groups: dict[str, list[float]] = {}
-    for r in rows:
-        if r.score is not None:
-            groups.setdefault(r.qa_id, []).append(float(r.score))
-    if len(groups) < 2:
-        return None
-    sums = np.array([sum(v) for v in groups.values()])
-    counts = np.array([len(v) for v in groups.values()])
-    idx = np.random.default_rng(seed).integers(0, len(sums), size=(n_boot, len(sums)))
-    lo, hi = np.quantile(sums[idx].sum(1) / counts[idx].sum(1), [0.025, 0.975])
-    return float(lo), float(hi)
+    return bootstrap_ci([float(r.score) for r in rows if r.score is not None], seed=seed, n_boot=n_boot)
 
 
 def main() -> None:
@@ -78,7 +70,7 @@ def main() -> None:
     full = summarize(items, signature="", n_boot=0)["figures"]
     by_id = {it.id: it for it in items}
     stats: dict[str, list[tuple[float, float, float, int]]] = {f: [] for f in FIGURES}
-    qa_cis: dict[str, list[tuple[float, float]]] = {f: [] for f in FIGURES}
+    item_cis: dict[str, list[tuple[float, float]]] = {f: [] for f in FIGURES}
     for seed in range(args.seeds):
         sub = [by_id[s.id] for s in stratified_sample(samples, args.n, seed)]
         figs = summarize(sub, signature="", seed=seed, n_boot=args.n_boot)["figures"]
@@ -86,14 +78,14 @@ def main() -> None:
         for f in FIGURES:
             if f in figs and figs[f]["ci"]:
                 stats[f].append((figs[f]["mean"], *figs[f]["ci"], figs[f]["decided"]))
-                ci = qa_bootstrap_ci([r for r in sub if preds[f](r)], seed, args.n_boot)
+                ci = item_bootstrap_ci([r for r in sub if preds[f](r)], seed, args.n_boot)
                 if ci:
-                    qa_cis[f].append(ci)
+                    item_cis[f].append(ci)
     guard = f"--nli {args.nli}" if args.nli else "rules only (--nli none)"
     print(f"{args.model}, {guard}, --sample {args.n}, {args.seeds} seeds, "
           f"{args.n_boot} bootstrap resamples")  # fmt: skip
-    head = ("figure", "full", "decided", "mean est", "sd est", "CI width", "covers", "QA width", "covers")
-    widths = (6, 8, 9, 7, 9, 7, 9, 7)
+    head = ("figure", "full", "decided", "mean est", "sd est", "CI width", "covers", "item width", "covers")
+    widths = (6, 8, 9, 7, 9, 7, 11, 7)
     print(f"{head[0]:<12} " + " ".join(f"{h:>{w}}" for h, w in zip(head[1:], widths, strict=True)))
     for f in FIGURES:
         rows = stats[f]
@@ -105,11 +97,11 @@ def main() -> None:
         width = sum(hi - lo for _, lo, hi, _ in rows) / len(rows)
         covers = sum(lo <= full[f]["mean"] <= hi for _, lo, hi, _ in rows) / len(rows)
         n_sub = round(sum(n for *_, n in rows) / len(rows))
-        qa = qa_cis[f]
+        qa = item_cis[f]
         qa_width = sum(hi - lo for lo, hi in qa) / max(len(qa), 1)
         qa_covers = sum(lo <= full[f]["mean"] <= hi for lo, hi in qa) / max(len(qa), 1)
         print(f"{f:<12} {100 * full[f]['mean']:>6.1f} {n_sub:>8} {100 * avg:>9.1f} {100 * sd:>7.1f} "
-              f"{100 * width:>9.1f} {covers:>7.0%} {100 * qa_width:>9.1f} {qa_covers:>7.0%}")  # fmt: skip
+              f"{100 * width:>9.1f} {covers:>7.0%} {100 * qa_width:>11.1f} {qa_covers:>7.0%}")  # fmt: skip
 
 
 if __name__ == "__main__":
