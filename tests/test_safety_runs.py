@@ -65,6 +65,13 @@ def test_corrupt_parquet_is_one_line(demo: Path, tmp_path: Path) -> None:
     assert r.exit_code == 2 and _one_line(r.stderr) and "Parquet" in r.stderr
 
 
+@pytest.mark.parametrize("option", ["--limit", "--sample"])
+def test_an_empty_subset_is_refused(demo: Path, tmp_path: Path, option: str) -> None:
+    r = _score("--dataset", demo, "--model", "baseline:oracle", option, "0", "--out", tmp_path / "r")
+    assert r.exit_code == 2 and _one_line(r.stderr) and "at least 1" in r.stderr
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize("n_boot, ok", [("5", False), ("99", False), ("0", True), ("100", True)])
 def test_n_boot_is_zero_or_enough(demo: Path, tmp_path: Path, n_boot: str, ok: bool) -> None:
     r = _score("--dataset", demo, "--model", "baseline:oracle", "--n-boot", n_boot, "--out", tmp_path / "r")

@@ -36,8 +36,8 @@ class RespondConfig:
 
     def __post_init__(self) -> None:
         check_variant(self.input_variant)
-        if self.limit is not None and self.limit < 0:
-            raise InputError(f"must be >= 0, got {self.limit}", field="limit")
+        if self.limit is not None and self.limit < 1:  # no samples: no score, only an empty table
+            raise InputError(f"must be at least 1, got {self.limit}", field="limit")
         if self.sample is not None and self.sample < 1:
             raise InputError(f"must be at least 1, got {self.sample}", field="sample")
         if self.sample is not None and self.limit is not None:
