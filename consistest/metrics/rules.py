@@ -133,10 +133,10 @@ QUESTION_FUNCTION_WORDS = frozenset(
 
 
 # (polarity, words) of the yes/no phrases by their first word, "no" phrases first, longer phrases first.
-_PHRASES: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+PHRASES_BY_FIRST: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
 for _polarity, _group in (("no", NO_PHRASES), ("yes", YES_PHRASES)):
     for _phrase in sorted(_group, key=lambda p: -len(p.split())):
-        _PHRASES.setdefault(_phrase.split()[0], []).append((_polarity, tuple(_phrase.split())))
+        PHRASES_BY_FIRST.setdefault(_phrase.split()[0], []).append((_polarity, tuple(_phrase.split())))
 
 
 class Outcome(str, Enum):
@@ -208,7 +208,7 @@ def truth_polarity(truth: str) -> str | None:
 
 def _phrase_at(toks: list[str], i: int) -> tuple[str, int] | None:
     """A yes/no phrase starting at ``i``: (polarity, tokens used)."""
-    for polarity, words in _PHRASES.get(toks[i], ()) if i < len(toks) else ():
+    for polarity, words in PHRASES_BY_FIRST.get(toks[i], ()) if i < len(toks) else ():
         if tuple(toks[i : i + len(words)]) == words:
             nxt = toks[i + len(words)] if i + len(words) < len(toks) else ""
             if polarity == "no" and words == ("no",) and nxt in NOT_AN_ANSWER_AFTER:
@@ -224,7 +224,7 @@ def _judge_yn(question: str, polarity: str, cleaned: str) -> Verdict:
     while i < len(words) and words[i] in FILLERS:
         i += 1
     said = _phrase_at(words, i) if i < len(words) else None
-    forms = _find_forms(toks, *_question_forms(question))
+    forms = _find_forms(toks, *question_forms(question))
     if said is not None:
         if said[0] != polarity:
             return Verdict(Outcome.WRONG_YES_NO, 0.0, Need.NONE, cleaned)
@@ -245,7 +245,7 @@ Forms = dict[str, list[tuple[tuple[str, ...], str]]]
 
 
 @lru_cache(maxsize=1 << 14)
-def _question_forms(question: str) -> tuple[Forms, frozenset[str]]:
+def question_forms(question: str) -> tuple[Forms, frozenset[str]]:
     """The question's short forms as (form, polarity) candidates by first word, longest first, and the
     content words an answer clause must repeat (see ``_answers``)."""
     sf = short_forms(tokens(question))

@@ -25,8 +25,13 @@ from functools import lru_cache
 from consistest.core.records import Category, Sample, ScoredItem
 from consistest.metrics.clean import split_sentences
 from consistest.metrics.numbers import tokens
-from consistest.metrics.rules import NO_PHRASES, YES_PHRASES, Outcome, content_tokens, keyword_alternatives
-from consistest.metrics.shortforms import short_forms
+from consistest.metrics.rules import (
+    PHRASES_BY_FIRST,
+    Outcome,
+    content_tokens,
+    keyword_alternatives,
+    question_forms,
+)
 from consistest.models.base import NLI
 
 # Bump when a rule or word list changes a category; it goes into the signature as ``cat:<n>``.
@@ -72,24 +77,16 @@ def clauses(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-_PHRASES = sorted([p.split() for p in (*YES_PHRASES, *NO_PHRASES)], key=len, reverse=True)
-
-
-@lru_cache(maxsize=1 << 14)
-def _short_forms_longest_first(question: str) -> tuple[tuple[str, ...], ...]:
-    sf = short_forms(tokens(question))
-    return tuple(sorted([*sf.positive, *sf.negative], key=len, reverse=True)) if sf else ()
-
-
 @lru_cache(maxsize=1 << 14)
 def _openers(question: str) -> dict[str, list[tuple[list[str], bool]]]:
-    """The yes/no phrases (longest first), then the question's short forms (longest first, whole clauses
-    only), indexed by their first token: the candidates ``long_answer`` tries at a position, in order."""
-    out: dict[str, list[tuple[list[str], bool]]] = {}
-    forms = _short_forms_longest_first(question)
-    for ph, whole in [*((p, False) for p in _PHRASES), *((list(f), True) for f in forms)]:
-        out.setdefault(ph[0], []).append((ph, whole))
-    return out
+    """What ``long_answer`` tries at a position, by its first token, in order: the yes/no phrases, then the
+    question's short forms (whole clauses only), each longest first, as the rules index them."""
+    forms, _ = question_forms(question)
+    return {
+        first: [(list(w), False) for _, w in PHRASES_BY_FIRST.get(first, ())]
+        + [(list(f), True) for f, _ in forms.get(first, ())]
+        for first in {*PHRASES_BY_FIRST, *forms}
+    }
 
 
 @lru_cache(maxsize=1 << 15)
