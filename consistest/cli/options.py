@@ -43,6 +43,9 @@ HF_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (("--system-prompt",), dict(type=click.Choice(SYSTEM_PROMPTS), default=DEFAULT_SYSTEM_PROMPT,
         show_default=True, help="Chat rendering (--chat-template, openai:): a versioned instruction to stay "
         "in character and answer briefly, then the persona; 'persona' = the persona alone.")),
+    (("--transcript",), dict(is_flag=True,
+        help="Render as a plain-text transcript for base models without a chat template (persona as the "
+        "first 'Me:' line; the reply ends at the line break).")),
     (("--device",), dict(type=click.Choice(DEVICES), default="auto", show_default=True)),
     (("--dtype",), dict(type=click.Choice(DTYPES), default="auto", show_default=True,
         help="auto = float32 on CPU, the checkpoint's dtype on CUDA.")),
@@ -109,8 +112,9 @@ def pop_respond_config(kwargs: dict[str, Any]) -> Any:
     backend = {_key(d): kwargs.get(_key(d)) for d, _ in HF_OPTIONS}  # kept: the NLI model uses some too
     backend.update({_key(d): kwargs.pop(_key(d)) for d, _ in ENDPOINT_OPTIONS})
     run = {_key(d): kwargs.pop(_key(d)) for d, _ in RUN_OPTIONS}
-    for k in ("speaker_tokens", "utterance_max_tokens", "chat_template", "system_prompt", "dtype"):
+    for k in ("speaker_tokens", "utterance_max_tokens", "chat_template", "system_prompt", "transcript"):
         kwargs.pop(k)
+    kwargs.pop("dtype")
     if spec is None:
         return None
     backend["speaker_tokens"] = parse_speakers(backend["speaker_tokens"])

