@@ -1,12 +1,13 @@
-"""Draw the held-out labelling items from real replies (step 1 of ../../../docs labelling protocol).
+"""Draw the held-out labelling items from real replies (step 1 of the protocol in README.md beside this file).
 
-    python tests/data/heldout/make_items.py DATASET_DIR OUT_DIR NAME=RUN_DIR[:N] [NAME=RUN_DIR[:N] ...]
+    python tests/data/heldout/make_items.py DATASET_DIR OUT_DIR PREFIX NAME=RUN_DIR[:N] [NAME=RUN_DIR[:N] ...]
 
 DATASET_DIR is ConsisTest-02 (``consistest build``); each RUN_DIR holds the ``responses.jsonl`` of a
 ``consistest generate`` run (on the same ``--sample``); ``:N`` keeps N of that run's replies, drawn by a
-hash of (model, sample id). Writes OUT_DIR/items.jsonl, what annotators see (item, type, question, truth,
-fact, persona, history, reply; models shuffled together, no model names), and OUT_DIR/key.jsonl (item ->
-sample id, model, split). The split is by QA, fixed before any label exists: a QA whose samples are in
+hash of (model, sample id); item ids are PREFIX + a number (one prefix per labelling batch). Writes
+OUT_DIR/items.jsonl, what annotators see (item, type, question, truth, fact, persona, history, reply;
+models shuffled together, no model names), and OUT_DIR/key.jsonl (item -> sample id, model, split).
+The split is by QA, fixed before any label exists: a QA whose samples are in
 ``tests/data/agree_dev.jsonl`` (replies we wrote while designing rules) goes to dev, the rest by a hash of
 the QA id (one third dev, two thirds test); all replies to one QA share a split.
 """
@@ -33,7 +34,7 @@ def _responses(run: Path) -> dict[str, str]:
     return {r["id"]: r["response"] for r in rows}
 
 
-def main(dataset: str, out: str, *runs: str) -> None:
+def main(dataset: str, out: str, prefix: str, *runs: str) -> None:
     samples = {s.id: s for s in load_samples(dataset)}
     dev_qas = {samples[json.loads(x)["id"]].qa_id for x in AGREE_DEV.read_text().splitlines() if x.strip()}
     rows = []
@@ -47,7 +48,7 @@ def main(dataset: str, out: str, *runs: str) -> None:
     for k, (model, sid, reply) in enumerate(rows, 1):
         s = samples[sid]
         split = "dev" if s.qa_id in dev_qas or _h("split", s.qa_id) % 3 == 0 else "test"
-        item = f"h{k:04d}"
+        item = f"{prefix}{k:04d}"
         items.append({"item": item, "type": s.type, "question": s.question, "truth": s.answer,
                       "fact": s.fact, "persona": list(s.persona), "history": list(s.history[:-1]),
                       "reply": reply})  # fmt: skip
