@@ -229,16 +229,16 @@ def notes(summary: Mapping[str, Any]) -> list[str]:
         if few:
             note.append(f"no interval ( - ) where {too_few_text()}: " + ", ".join(few) + ".")
     if summary.get("replies_cut"):
-        note.append(cut_warning(summary["replies_cut"], summary.get("max_reply_chars")))
+        note.append("warning: " + cut_warning(summary["replies_cut"], summary.get("max_reply_chars")))
     if summary.get("responses_subset"):
         sub = summary["responses_subset"]
-        note.append(subset_warning(sub["scored"], sub["dataset"]))
+        note.append("warning: " + subset_warning(sub["scored"], sub["dataset"]))
     return note
 
 
 def cut_warning(cut: int, limit: int | None) -> str:
     return (
-        f"warning: {cut:,} reply(s) longer than {limit or 0:,} characters were cut to their first "
+        f"{cut:,} reply(s) longer than {limit or 0:,} characters were cut to their first "
         f"{limit or 0:,} for the rules and categories (scores.jsonl holds the cut text; the signature says "
         f"cut:{cut})."
     )
@@ -246,7 +246,7 @@ def cut_warning(cut: int, limit: int | None) -> str:
 
 def subset_warning(scored: int, total: int) -> str:
     return (
-        f"warning: the responses cover {scored:,} of the dataset's {total:,} samples: only those are scored "
+        f"the responses cover {scored:,} of the dataset's {total:,} samples: only those are scored "
         "(named subset:responses-... in the signature), not the benchmark's number."
     )
 
