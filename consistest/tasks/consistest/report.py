@@ -202,21 +202,18 @@ def notes(summary: Mapping[str, Any]) -> list[str]:
     note = [
         "n: the decided items each score is a mean over; undecided: items only an NLI model could decide."
     ]
-    overall = figs["overall"]
-    scorable = overall["decided"] + summary.get("undecided", 0)
     if summary.get("undecided"):
         note.append(
             f"{summary['undecided']} item(s) need NLI to decide and are undecided (--nli none): "
             "scores are rules-only means over the decided items."
         )
-    if scorable and summary.get("undecided", 0) > scorable / 2:
-        mostly = [f"{f['label']} ({f['decided']:,} of {f['decided'] + f['undecided']:,})"
-                  for f in figs.values() if f["undecided"] > f["decided"]]  # fmt: skip
+    mostly = [f"{f['label']} ({f['decided']:,} of {f['decided'] + f['undecided']:,} decided)"
+              for f in figs.values() if f["undecided"] > f["decided"]]  # fmt: skip
+    if mostly:
         note.append(
-            f"warning: most items are undecided ({summary['undecided']:,} of {scorable:,}): these scores are "
-            "not the benchmark's numbers but means over the few replies the rules decide alone (Y/N: those "
-            "with a yes/no word); score with an NLI guard (README section 'An offline NLI guard') to decide "
-            "them. Mostly undecided: " + ", ".join(mostly) + "."
+            "warning: most items are undecided in " + ", ".join(mostly) + ": those scores are means over the "
+            "few replies the rules decide alone (Y/N: a yes/no word or short form), not the benchmark's "
+            "numbers; score with an NLI guard (README section 'An offline NLI guard') to decide the rest."
         )
     if summary.get("no_truth"):
         note.append(
