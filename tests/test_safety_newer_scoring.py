@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from consistest.core import io as cio
-from consistest.core.stats import MIN_CLUSTERS, MIN_ITEMS
 from consistest.data.dataset_dir import load_samples
 from consistest.metrics.rules import judge
 from tests.helpers import run_cli
@@ -73,6 +72,8 @@ def test_n_is_the_decided_count_and_mostly_undecided_figures_are_warned(demo: Pa
 
 
 def test_no_interval_on_a_handful_of_items(demo: Path, tmp_path: Path) -> None:
+    from consistest.core.stats import MIN_CLUSTERS, MIN_ITEMS
+
     r = _score(demo, _write(tmp_path / "r.jsonl", _oracle(demo)), tmp_path / "run", "-q")
     assert r.exit_code == 0, r.stderr
     figs = json.loads((tmp_path / "run" / "summary.json").read_text())["figures"]

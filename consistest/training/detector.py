@@ -31,6 +31,7 @@ View = Literal["pair", "intra", "role", "all"]
 DETECTOR_FILE = "detector.json"
 SCRATCH = re.compile(r"^scratch(?:-(\d+)x(\d+))?$")
 SEP = " | "  # joins context turns when the tokenizer has no separator token
+ALPHABET = 1000  # characters a scratch vocabulary keeps, the most frequent (as the tokenizers trainer did)
 
 
 @dataclass(frozen=True)
@@ -126,21 +127,28 @@ def train_scratch_tokenizer(
     texts: Sequence[str], directory: Path, vocab: int = 8000, max_length: int = 128
 ) -> Any:
     """A lower-cased WordPiece tokenizer over a vocabulary counted from ``texts`` (CJK characters are words
-    of their own): every character seen, word-initial and as a ``##`` continuation, then the words seen
-    twice or more, most frequent first (ties by the word), up to ``vocab`` entries. Counting, not the
+    of their own): the ``ALPHABET`` most frequent characters, word-initial and as ``##`` continuations,
+    then the words seen twice or more, most frequent first (ties by the word), up to ``vocab`` entries.
+    Counting, not the
     ``tokenizers`` trainer: its merges break ties in hash-map order, so two identical runs learnt
     different vocabularies (1,034 vs 1,036 tokens) under one signature."""
     from tokenizers import BertWordPieceTokenizer
     from transformers import PreTrainedTokenizerFast
 
     words = _words(BertWordPieceTokenizer(lowercase=True, handle_chinese_chars=True), texts)
+    chars: Counter[str] = Counter()
     firsts: Counter[str] = Counter()
     rests: Counter[str] = Counter()
     for w, n in words.items():
         firsts[w[0]] += n
         for c in w[1:]:
             rests["##" + c] += n
+        for c in w:
+            chars[c] += n
     by_count = lambda c: sorted(c, key=lambda k: (-c[k], k))  # noqa: E731
+    alphabet = set(by_count(chars)[:ALPHABET])
+    firsts = Counter({c: n for c, n in firsts.items() if c in alphabet})
+    rests = Counter({c: n for c, n in rests.items() if c[2:] in alphabet})
     whole = Counter({w: n for w, n in words.items() if n >= 2 and len(w) > 1})
     specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     entries = [*specials, *by_count(firsts), *by_count(rests), *by_count(whole)]
