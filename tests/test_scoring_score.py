@@ -120,8 +120,7 @@ def test_bootstrap_is_seeded(dataset: Path, tmp_path: Path) -> None:
     a = score_responses(dataset, GOOD, None, seed=1, n_boot=200).summary
     b = score_responses(dataset, dict(reversed(GOOD.items())), None, seed=1, n_boot=200).summary
     assert a == b
-    lo, hi = a["figures"]["overall"]["ci"]
-    assert lo <= a["figures"]["overall"]["mean"] <= hi
+    assert a["figures"]["overall"]["ci"] is None  # 6 decided items: too few for an interval (MIN_ITEMS)
 
 
 def test_fake_nli_guards_and_decides(dataset: Path) -> None:
@@ -140,8 +139,7 @@ def test_fake_nli_guards_and_decides(dataset: Path) -> None:
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
-        (lambda m: m.pop("s1d0"), "1 of 7 samples have no response"),
-        (lambda m: m.update(zzz="hi"), "unknown sample id"),
+        (lambda m: m.update(zzz="hi"), "unknown sample id"),  # a missing one is a subset (test_safety_newer)
     ],
 )
 def test_bad_ids_are_one_line_errors(dataset: Path, tmp_path: Path, edit, message: str) -> None:
@@ -230,5 +228,6 @@ def test_score_with_tiny_nli_model_and_compare(dataset: Path, tmp_path: Path) ->
     assert res.exit_code == 0, res.output
     overall = json.loads(res.output)["figures"][0]
     assert overall["key"] == "overall" and overall["runs"][1]["mean"] == 0.0
-    assert overall["diffs"][0]["delta"] <= 0 and 0 <= overall["diffs"][0]["p"] <= 1
+    assert overall["diffs"][0]["delta"] <= 0
+    assert overall["too_few"] and overall["diffs"][0]["p"] is None  # 7 items: no p-value (MIN_ITEMS)
     assert "run2-run1 (p)" in run_cli("compare", r1, r2, "--n-boot", "100").output

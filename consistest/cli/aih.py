@@ -126,6 +126,9 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
     default=None,
     help="Report folder: rank.json, rank.md, cij.png, stability.png [default: RUNDIR/rank].",
 )
+@click.option(
+    "--overwrite", is_flag=True, help="Replace --out even when it is a folder that is not an earlier report."
+)
 @click.option("--no-plots", is_flag=True, help="No PNGs (matplotlib not needed).")
 @click.option(
     "--export-for-judges",
@@ -143,8 +146,8 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
 @quiet_option
 @handle_errors
 def rank(rundir: Path, judge: str, reference: str | None, subsample: str, taus: str, fmt: str,
-         out: Path | None, no_plots: bool, export_for_judges: Path | None, judged: Path | None, quiet: bool,
-         **kw: Any) -> None:  # fmt: skip
+         out: Path | None, overwrite: bool, no_plots: bool, export_for_judges: Path | None,
+         judged: Path | None, quiet: bool, **kw: Any) -> None:  # fmt: skip
     """Rank the bots of a converse run by contradiction rate, with intervals, tests and stability."""
     from consistest.core.errors import InputError
     from consistest.tasks.aih.outputs import RankOutputs, run_rank
@@ -160,5 +163,5 @@ def rank(rundir: Path, judge: str, reference: str | None, subsample: str, taus: 
     cfg = RankConfig(run=rundir, judges=judges, reference=_names(reference, ">"), grid=grid, taus=tau_grid,
                      **kw)  # fmt: skip
     outputs = RankOutputs(out=out or rundir / "rank", plots=not no_plots, export_for_judges=export_for_judges,
-                          judged=judged, quiet=quiet)  # fmt: skip
+                          judged=judged, overwrite=overwrite, quiet=quiet)  # fmt: skip
     click.echo(render(run_rank(cfg, outputs), fmt))

@@ -70,7 +70,7 @@ def parse_distances(text: str) -> tuple[int, ...]:
 @click.option(
     "--allow-partial",
     is_flag=True,
-    help="Build even when more than 1%% of the curated QAs match no dialogue (marked qa:...-partial).",
+    help="Build even when more than 1% of the curated QAs match no dialogue (marked qa:...-partial).",
 )
 @click.option(
     "--triggers",
@@ -165,7 +165,7 @@ def build(
         qagen=qagen_config(**qagen_options) if generate else None,
         overwrite=overwrite,
         allow_partial=allow_partial,
-        triggers=parse_triggers(triggers) if triggers else (),
+        triggers=parse_triggers(triggers) if triggers is not None else (),  # "" is a mistake, not none
         paraphrase_model=paraphrase_model,
         device=qagen_options["device"],
         quiet=quiet,

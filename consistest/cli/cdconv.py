@@ -62,6 +62,11 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical")
 @click.option("--max-steps", type=int, default=None, help="Stop each stage after this many steps.")
 @click.option("--threads", type=int, default=0, show_default=True, help="torch threads (0: default).")
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="cpu", show_default=True)
+@click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Empty --out first: a folder trained on other data or settings, or one that is not a detector's.",
+)
 @format_option
 @quiet_option
 @handle_errors
@@ -99,6 +104,7 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
 @click.option("--batch-size", type=int, default=64, show_default=True)
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="cpu", show_default=True)
 @click.option("--threads", type=int, default=0, show_default=True)
+@click.option("--overwrite", is_flag=True, help="Replace --out even when it is not an earlier detect output.")
 @format_option
 @quiet_option
 @handle_errors

@@ -72,19 +72,26 @@ def score(
 ) -> None:
     """Score one response per sample with the rules and the NLI guard; print the summary table.
 
-    Give --responses FILE to score existing responses, or --model MODEL to generate them first into
-    OUT/responses.jsonl (resumable; --device and --batch-size apply to the NLI model too).
+    Give --responses FILE to score existing responses (all of the dataset's samples, or a subset: only
+    those with a response are scored, named so; --limit/--sample pick a subset), or --model MODEL to
+    generate them first into OUT/responses.jsonl (resumable; --device and --batch-size apply to the NLI
+    model too).
     """
     from consistest.tasks.consistest.report import render
     from consistest.tasks.consistest.score import ScoreConfig, run_score
+    from consistest.tasks.consistest.subsets import Subset
 
     batch_size, device = model_kwargs["batch_size"], model_kwargs["device"]
+    subset = Subset(model_kwargs["limit"], model_kwargs["sample"], model_kwargs["sample_seed"])
+    overwrite = model_kwargs["overwrite"]
     respond = pop_respond_config(model_kwargs)
     cfg = ScoreConfig(
         dataset=dataset,
         responses=responses,
         out=out or default_run_dir(dataset, responses, respond, config),
         respond=respond,
+        subset=subset if respond is None else None,
+        overwrite=overwrite,
         nli=nli,
         nli_labels=nli_labels,
         batch_size=batch_size,

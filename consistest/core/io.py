@@ -9,7 +9,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -92,13 +92,25 @@ def _umask_mode(base: int) -> int:
     return base & ~mask
 
 
+@contextlib.contextmanager
+def naming(path: str | Path) -> Iterator[None]:
+    """An OSError raised without a file name inside (a write on a full disk: ``No space left on device``)
+    is raised again naming ``path``, so its one-line message says where."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename is not None or e.errno is None:
+            raise
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+
+
 def atomic_write_text(path: str | Path, text: str) -> None:
     """Write a file via a temp file in the same directory, then rename (no half-written output)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        with naming(path), os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
         os.chmod(tmp, _umask_mode(0o666))
         os.replace(tmp, path)
@@ -145,6 +157,17 @@ def clean_stale_siblings(path: Path) -> list[Path]:
     return removed
 
 
+def _refuse_inputs(real: Path, inputs: Iterable[str | Path], shown: Path) -> None:
+    """An output at ``real`` that is one of ``inputs`` or holds one would destroy it: always refused."""
+    for inp in inputs:
+        ip = Path(os.path.abspath(inp)).resolve()
+        if ip == real or real in ip.parents:
+            raise InputError(
+                f"holds the input {ip}, which replacing it would delete; choose another --out",
+                path=str(shown),
+            )
+
+
 def guard_output_dir(
     path: str | Path,
     *,
@@ -167,17 +190,44 @@ def guard_output_dir(
         raise InputError(
             "is the working directory or contains it; choose a new folder for --out", path=str(path)
         )
-    for inp in inputs:
-        ip = Path(os.path.abspath(inp)).resolve()
-        if ip == real or real in ip.parents:
-            raise InputError(
-                f"holds the input {ip}, which replacing it would delete; choose another --out", path=str(path)
-            )
+    _refuse_inputs(real, inputs, path)
     if (path / marker).is_file() or not any(path.iterdir()) or overwrite:
         return path
     raise InputError(
         f"exists and is not a {what} output (no {marker}); choose another --out, or pass --overwrite to "
         "replace it",
+        path=str(path),
+    )
+
+
+def guard_output_file(
+    path: str | Path,
+    *,
+    earlier: Callable[[Path], bool],
+    overwrite: bool = False,
+    inputs: Iterable[str | Path] = (),
+    what: str,
+) -> Path:
+    """The file counterpart of :func:`guard_output_dir`: ``path`` may be missing or an earlier output
+    (``earlier(path)`` says so); any other file needs ``overwrite``. A directory, one of ``inputs``, and a
+    file inside an input directory (part of that input) are always refused."""
+    path = Path(os.path.abspath(path))
+    if path.is_dir():
+        raise InputError("is a directory; --out names a file", path=str(path))
+    if not path.exists():
+        return path
+    real = path.resolve()
+    for inp in inputs:
+        ip = Path(os.path.abspath(inp)).resolve()
+        if ip == real or ip in real.parents:
+            what_of = "the input" if ip == real else "part of the input"
+            raise InputError(
+                f"is {what_of} {inp}, which writing here would replace; choose another --out", path=str(path)
+            )
+    if overwrite or earlier(path):
+        return path
+    raise InputError(
+        f"exists and is not a {what} output; choose another --out, or pass --overwrite to replace it",
         path=str(path),
     )
 
@@ -195,7 +245,8 @@ def atomic_dir(path: str | Path) -> Iterator[Path]:
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.tmp-{os.getpid()}-", dir=path.parent))
     os.chmod(tmp, _umask_mode(0o777))
     try:
-        yield tmp
+        with naming(path):
+            yield tmp
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import dumps_line
+from consistest.core.io import dumps_line, naming
 
 RESPONSES_FILE = "responses.jsonl"  # {"id", "response"} per item, in completion order until complete
 GENERATION_FILE = "generation.json"  # the settings that change a response, the data hash, the signature
@@ -95,19 +95,29 @@ def read_log(path: Path, known: Iterable[str] | None = None) -> dict[str, dict[s
 
 
 class AppendLog:
-    """Append records to a JSONL file, each batch flushed and fsynced before the next is produced."""
+    """Append records to a JSONL file, each batch flushed and fsynced before the next is produced.
+
+    The file is opened at the first record: a run that wrote nothing (a server that refused every request)
+    leaves no empty log behind to block the corrected command."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._f = open(path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (closed in close())
+        self._f: Any = None
 
     def append(self, records: Iterable[dict[str, Any]]) -> None:
-        self._f.write("".join(dumps_line(r) + "\n" for r in records))
-        self._f.flush()
-        os.fsync(self._f.fileno())
+        text = "".join(dumps_line(r) + "\n" for r in records)
+        if not text:
+            return
+        with naming(self.path):
+            if self._f is None:
+                self._f = open(self.path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115 (close())
+            self._f.write(text)
+            self._f.flush()
+            os.fsync(self._f.fileno())
 
     def close(self) -> None:
-        self._f.close()
+        if self._f is not None:
+            self._f.close()
 
     def __enter__(self) -> AppendLog:
         return self

@@ -14,6 +14,21 @@ from consistest.core.records import content_hash
 
 N_BOOT = 1000
 MIN_BOOT = 100  # fewer resamples give no meaningful 95% interval (0 = no interval)
+# A percentile bootstrap over a handful of items (or of QAs, which it resamples whole) says nothing: four
+# right answers give "100.0 [100, 100]" and a one-QA gap "p<0.001". Below these counts a figure gets no
+# interval and a difference no p-value or star.
+MIN_ITEMS = 30
+MIN_CLUSTERS = 10
+
+
+def enough_for_interval(items: int, clusters: int) -> bool:
+    """Whether ``items`` values from ``clusters`` independent units may get an interval or a p-value."""
+    return items >= MIN_ITEMS and clusters >= MIN_CLUSTERS
+
+
+def too_few_text() -> str:
+    """The rule in words, for notes under tables."""
+    return f"fewer than {MIN_ITEMS} decided items from {MIN_CLUSTERS} QAs"
 
 
 def _rng(seed: int, name: str):

@@ -247,7 +247,7 @@ Forms = dict[str, list[tuple[tuple[str, ...], str]]]
 @lru_cache(maxsize=1 << 14)
 def question_forms(question: str) -> tuple[Forms, frozenset[str]]:
     """The question's short forms as (form, polarity) candidates by first word, longest first, and the
-    content words an answer clause must repeat (see ``_answers``)."""
+    content words an answer clause must repeat (see ``_Clauses``)."""
     sf = short_forms(tokens(question))
     if sf is None:
         return {}, frozenset()
@@ -263,6 +263,7 @@ def question_forms(question: str) -> tuple[Forms, frozenset[str]]:
 def _find_forms(toks: list[str], forms: Forms, need: frozenset[str]) -> list[str]:
     """Polarities of the short forms used as answers, in order ("i do not" beats "i do" at one spot)."""
     found: list[str] = []
+    answers: _Clauses | None = None  # built at the first candidate: one pass, however many matches
     i = 0
     while i < len(toks):
         cands = forms.get(toks[i], ())
@@ -273,9 +274,10 @@ def _find_forms(toks: list[str], forms: Forms, need: frozenset[str]) -> list[str
             or toks[i - 1] in FILLERS
             or _phrase_at(toks, i - 1) is not None
         ):
+            answers = answers or _Clauses(toks, need)
             for form, pol in cands:
                 n = len(form)
-                if tuple(toks[i : i + n]) == form and _answers(toks, i + n, need):
+                if tuple(toks[i : i + n]) == form and answers.answers(i + n):
                     found.append(pol)
                     i += n - 1
                     break
@@ -283,18 +285,42 @@ def _find_forms(toks: list[str], forms: Forms, need: frozenset[str]) -> list[str
     return found
 
 
-def _answers(toks: list[str], j: int, need: frozenset[str]) -> bool:
-    """A short form is an answer when its clause ends there ("i do .", "i do , ...") or goes on to repeat
-    every content word of the question ("i do have a dog" for "do you have a dog ?"); not when it says
-    something else ("i don't know", "i'm in the third grade" for "are you in the fifth grade ?")."""
-    clause = []
-    while j < len(toks) and (toks[j].isalnum() or "'" in toks[j]) and toks[j] not in CLAUSE_END:
-        clause.append(toks[j])
-        j += 1
-    if all(t in ADVERBS for t in clause):
-        return True
-    head = [t for t in clause if t not in ADVERBS and t not in QUESTION_FUNCTION_WORDS][:1]
-    return bool(need) and bool(head) and _fold(head[0]) in need and need <= {_fold(t) for t in clause}
+def _clause_token(t: str) -> bool:
+    return (t.isalnum() or "'" in t) and t not in CLAUSE_END
+
+
+class _Clauses:
+    """Whether a short form is an answer, for every position of a reply at once. It is when its clause
+    (the words up to the next clause end) ends there ("i do .", "i do , ...") or holds adverbs only, or
+    goes on to repeat every content word of the question, led by one ("i do have a dog" for "do you have
+    a dog ?"); not when it says something else ("i don't know", "i'm in the third grade" for "are you in
+    the fifth grade ?"). One right-to-left pass gives what the clause from any start holds; rescanning
+    the clause at each match was quadratic in a long reply ("yes i do yes i do ..." x 10^5)."""
+
+    def __init__(self, toks: list[str], need: frozenset[str]) -> None:
+        n = len(toks)
+        self.need = need
+        self.all_adverbs = [True] * (n + 1)  # the clause from j holds adverbs only (or nothing)
+        self.head: list[str | None] = [None] * (n + 1)  # its first word that is no adverb or function word
+        self.has_need = [False] * (n + 1)  # it repeats every content word of the question
+        seen: set[str] = set()
+        for j in range(n - 1, -1, -1):
+            t = toks[j]
+            if not _clause_token(t):
+                seen = set()
+                continue
+            self.all_adverbs[j] = t in ADVERBS and self.all_adverbs[j + 1]
+            keep = t not in ADVERBS and t not in QUESTION_FUNCTION_WORDS
+            self.head[j] = t if keep else self.head[j + 1]
+            seen.add(_fold(t))
+            self.has_need[j] = need <= seen
+
+    def answers(self, j: int) -> bool:
+        """The short form ending before ``j`` is an answer."""
+        if self.all_adverbs[j]:
+            return True
+        head = self.head[j]
+        return bool(self.need) and head is not None and _fold(head) in self.need and self.has_need[j]
 
 
 # ---------------------------------------------------------------- WH

@@ -21,6 +21,7 @@ from consistest.models.base import BatchedChatModel
 from consistest.models.decoding import Decoding
 
 USES_DECODING = False
+OPTIONS: frozenset[str] = frozenset()  # baselines read no backend options
 GENERIC_RESPONSE = "i don't know ."
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

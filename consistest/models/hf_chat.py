@@ -79,6 +79,9 @@ class HFSettings:
         return cls(**kw)
 
 
+OPTIONS = frozenset(f.name for f in fields(HFSettings))  # what a bot spec may set (hf:DIR,chat_template=true)
+
+
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
     """What changes a reply: rendering, dtype and decoding (not device or batch size)."""
     hf = HFSettings.from_options(options)

@@ -58,8 +58,9 @@ def _cached(repo_id: str) -> bool:
         return False
 
 
-def resolve_pretrained(spec: str, what: str = "model") -> str:
-    """A local folder (must exist) or a hub id that is cached or reachable; else one-line InputError."""
+def resolve_pretrained(spec: str, what: str = "model", hint: str | None = None) -> str:
+    """A local folder (must exist) or a hub id that is cached or reachable; else one-line InputError
+    ending with ``hint`` (what to do instead; default: pass a local model folder)."""
     spec = str(spec)
     path = Path(spec).expanduser()
     if path.is_dir():
@@ -67,15 +68,16 @@ def resolve_pretrained(spec: str, what: str = "model") -> str:
     if path.exists():
         raise InputError(f"{what}: expected a model folder, got a file", path=spec)
     if looks_local(spec) or not HUB_ID.match(spec):
-        raise InputError(f"{what} folder not found", path=spec)
+        raise InputError(f"{what} folder not found" + (f"; {hint}" if hint else ""), path=spec)
     if _cached(spec):
         return spec
     where = f"{what} {spec!r} is not a local folder and not in the Hugging Face cache"
+    todo = hint or "pass a local model folder"
     if hub_offline():
-        raise InputError(f"{where}, and HF_HUB_OFFLINE is set; pass a local model folder")
+        raise InputError(f"{where}, and HF_HUB_OFFLINE is set; {todo}")
     reason = hub_unreachable()
     if reason:
-        raise InputError(f"{where}, and the hub cannot be reached ({reason}); pass a local model folder")
+        raise InputError(f"{where}, and the hub cannot be reached ({reason}); {todo}")
     return spec
 
 
@@ -110,12 +112,14 @@ def load_pretrained(
     *,
     what: str = "model",
     quiet: bool = False,
+    hint: str | None = None,
     **model_kwargs: Any,
 ) -> tuple[Any, Any]:
-    """(tokenizer, model) for a local folder or hub id; ``model_class(config)`` picks the Auto class."""
+    """(tokenizer, model) for a local folder or hub id; ``model_class(config)`` picks the Auto class;
+    ``hint`` says what to do when it cannot be found (see ``resolve_pretrained``)."""
     from transformers import AutoConfig, AutoTokenizer
 
-    src = resolve_pretrained(spec, what)
+    src = resolve_pretrained(spec, what, hint)
     if quiet:
         quiet_transformers()
     try:

@@ -169,6 +169,14 @@ def model_max_length(model: Any, tokenizer: Any) -> int:
     return int(tok_max) if 0 < tok_max < 1_000_000 and tok_max <= pos else int(pos)
 
 
+# What to do when the NLI guard cannot be had (offline, or a guard folder not made yet): one place to
+# update when the one-command guard recipe lands.
+NO_GUARD_HINT = (
+    "pass --nli none to score with the rules alone (items only NLI can decide stay undecided), or make an "
+    "offline guard and pass its folder (README section 'An offline NLI guard')"
+)
+
+
 def load_nli(
     spec: str,
     labels: str | None = None,
@@ -189,8 +197,9 @@ def load_nli(
     device = resolve_device(device)
     spec = str(spec)
     tokenizer, model = load_pretrained(
-        spec, lambda _config: AutoModelForSequenceClassification, what="NLI model", quiet=quiet
-    )
+        spec, lambda _config: AutoModelForSequenceClassification, what="NLI model", quiet=quiet,
+        hint=NO_GUARD_HINT,
+    )  # fmt: skip
     label_map = resolve_label_map(model.config.id2label, labels)
     model.eval().to(device)
     local = Path(spec).expanduser()

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import random
+import threading
 from collections.abc import Iterator, Mapping, Sequence, Set
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -64,6 +65,9 @@ class EndpointSettings:
     @property
     def base_url(self) -> str:
         return self.api_base or os.environ.get("OPENAI_BASE_URL") or DEFAULT_API_BASE
+
+
+OPTIONS = frozenset(f.name for f in fields(EndpointSettings))  # what a bot spec may set
 
 
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -153,54 +157,101 @@ class OpenAIChatModel:
 
     def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]:
         """Replies as requests complete (``concurrency`` in flight). After a failure no new request is
-        sent; replies still in flight are yielded, then the first error is raised."""
+        sent; replies still in flight are yielded, then the first error is raised. Requests run in daemon
+        threads: on Ctrl-C (or any other exit) the ones in flight are abandoned and the client closed, so
+        a hanging endpoint cannot keep the process alive through its timeouts and retries."""
         todo = iter(self.jobs(items, skip))
-        pool = ThreadPoolExecutor(max_workers=self.cfg.concurrency, thread_name_prefix="consistest-openai")
-        pending: dict[Future[str], _Job] = {}
-        error: BaseException | None = None
+        results: queue.SimpleQueue[tuple[_Job, str | None, BaseException | None]] = queue.SimpleQueue()
+        running, error = 0, None
         try:
             while True:
-                while error is None and len(pending) < self.cfg.concurrency:
+                while error is None and running < self.cfg.concurrency:
                     job = next(todo, None)
                     if job is None:
                         break
-                    pending[pool.submit(self.complete, job.messages, job.params)] = job
-                if not pending:
+                    threading.Thread(
+                        target=self._work, args=(job, results), daemon=True, name="consistest-openai"
+                    ).start()
+                    running += 1
+                if not running:
                     break
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    job = pending.pop(future)
-                    if future.exception() is not None:
-                        error = error or future.exception()
-                        continue
-                    yield [(i, future.result()) for i in job.ids]
+                job, text, exc = results.get()
+                running -= 1
+                if exc is not None:
+                    error = error or exc
+                    continue
+                yield [(i, text or "") for i in job.ids]
             if error is not None:
                 raise error
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+            if running:  # interrupted: cancel what is in flight
+                self.client.close()
+
+    def _work(self, job: _Job, results: queue.SimpleQueue) -> None:
+        try:
+            results.put((job, self.complete(job.messages, job.params), None))
+        except BaseException as e:  # handed to the consuming thread
+            results.put((job, None, e))
 
     def complete(self, messages: list[dict[str, str]], params: dict[str, Any]) -> str:
         """One request (retried by the client); the reply text with whitespace runs collapsed."""
         import openai
 
+        where = f"endpoint {display_url(self.cfg.base_url)} (model {self.model!r})"
         try:
-            r = self.client.chat.completions.create(model=self.model, messages=messages, **params)
+            raw = self.client.chat.completions.with_raw_response.create(
+                model=self.model, messages=messages, **params
+            )
+            body = raw.http_response.text
         except openai.APIConnectionError as e:  # includes timeouts
             raise EnvironmentFault(
                 f"endpoint {display_url(self.cfg.base_url)}: {_reason(e)} after {self.cfg.max_retries} "
                 "retries (is the server running? --api-base, --request-timeout, --max-retries)"
             ) from None
         except openai.APIStatusError as e:
-            where = f"endpoint {display_url(self.cfg.base_url)} (model {self.model!r})"
             detail = f"HTTP {e.status_code}: {_message(e)}"
             if e.status_code in (408, 409, 429) or e.status_code >= 500:
                 retries = self.cfg.max_retries
                 raise EnvironmentFault(f"{where}: {detail}, still after {retries} retries") from None
             hint = " (check $OPENAI_API_KEY)" if e.status_code in (401, 403) else ""
             raise InputError(f"{where} refused the request: {detail}{hint}") from None
-        if not r.choices:
-            raise EnvironmentFault(f"endpoint {display_url(self.cfg.base_url)} returned no choices")
-        return " ".join((r.choices[0].message.content or "").split())
+        try:
+            content = reply_content(body)
+        except ValueError as e:
+            raise EnvironmentFault(
+                f"{where} answered HTTP 200 but not as /chat/completions does: {e} (is --api-base an "
+                "OpenAI-compatible /v1 endpoint?)"
+            ) from None
+        return " ".join(content.split())
+
+
+def reply_content(body: str) -> str:
+    """The first choice's message content of a ``/chat/completions`` answer (``null`` is empty text); a
+    ValueError says what is wrong with anything else (not JSON, HTML, a list, no message, parts)."""
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError as e:
+        start = " ".join(body.split())[:40]
+        raise ValueError(f"invalid JSON ({e.msg} at char {e.pos}; it starts {start!r})") from None
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON object, got a {_json_type(obj)}")
+    choices = obj.get("choices")
+    if not isinstance(choices, list) or not choices:
+        raise ValueError("no choices")
+    message = choices[0].get("message") if isinstance(choices[0], dict) else None
+    if not isinstance(message, dict):
+        raise ValueError("choices[0] has no message")
+    content = message.get("content")
+    if content is None:
+        return ""
+    if not isinstance(content, str):
+        raise ValueError(f"choices[0].message.content is a {_json_type(content)}, expected a string")
+    return content
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "object", list: "list", str: "string", bool: "boolean", int: "number", float: "number"}
+    return names.get(type(value), "null" if value is None else type(value).__name__)
 
 
 def _reason(e: Exception) -> str:

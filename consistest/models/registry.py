@@ -1,7 +1,8 @@
 """Chat model specs: ``hf:DIR_OR_ID`` (or a bare folder/hub id), ``baseline:NAME``, ``openai:NAME``; one
 backend module each.
 
-A backend module provides ``USES_DECODING`` (whether decoding settings apply), ``settings(name, decoding,
+A backend module provides ``USES_DECODING`` (whether decoding settings apply), ``OPTIONS`` (the option
+names it reads, so a misspelt one is refused), ``settings(name, decoding,
 options)`` (what changes a reply; stored with runs, compared on resume; never loads anything),
 ``prompt_tag(name, options)`` (how conversations are rendered, for the signature's ``prompt:``; None when
 there is no rendering) and ``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one
@@ -13,8 +14,9 @@ with its own decoding and backend options in one string (bot-bot conversations n
 
 from __future__ import annotations
 
+import difflib
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from types import ModuleType
 from typing import Any
@@ -100,20 +102,33 @@ def parse_option_value(text: str) -> bool | int | float | str:
 
 
 def parse_model_spec(
-    text: str, decoding: Decoding | None = None, options: Mapping[str, Any] | None = None
+    text: str,
+    decoding: Decoding | None = None,
+    options: Mapping[str, Any] | None = None,
+    *,
+    extra_keys: Sequence[str] = (),
 ) -> ModelSpec:
     """``SPEC[,key=value...]`` -> ModelSpec: decoding keys (max_new_tokens, do_sample, temperature, top_p,
-    num_beams, seed) override ``decoding``; any other key becomes a backend option over ``options``."""
+    num_beams, seed) override ``decoding``; the backend's ``OPTIONS`` (and the caller's ``extra_keys``)
+    become options over ``options``; any other key is an error (a misspelt key would silently change
+    nothing while the signature shows the defaults)."""
     spec, *pairs = [p.strip() for p in text.split(",")]
     if not spec:
         raise InputError(f"expected SPEC[,key=value...], got {text!r}", field="model")
     dec: dict[str, Any] = {}
     opts: dict[str, Any] = dict(options or {})
+    known = (*DECODING_KEYS, *sorted(backend(spec).OPTIONS), *extra_keys)
     for pair in pairs:
         key, sep, value = pair.partition("=")
         key = key.strip().replace("-", "_")
         if not sep or not key:
             raise InputError(f"expected key=value after the model, got {pair!r} in {text!r}", field="model")
+        if key not in known:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            raise InputError(
+                f"unknown key {key!r} in {text!r}; {hint}keys: {', '.join(known)}", field="model"
+            )
         (dec if key in DECODING_KEYS else opts)[key] = parse_option_value(value)
     for key, value in dec.items():
         want = type(getattr(Decoding(), key))

@@ -108,6 +108,9 @@ def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) ->
         raise InputError(f"{RESPONSES_FILE} exists without {GENERATION_FILE}; use --overwrite", path=str(out))
 
 
+FIRST_REPLIES = 8  # replies held back and looked at before the first write (all empty: a broken model)
+
+
 def _run(
     model: ChatModel,
     items: Sequence[Item],
@@ -116,31 +119,56 @@ def _run(
     quiet: bool,
     on_first_write: Callable[[], None],
 ) -> None:
-    """Append each chunk's new replies to ``out`` (fsynced) while a bar shows items/s."""
+    """Append each chunk's new replies to ``out`` (fsynced) while a bar shows items/s. On a fresh run the
+    first replies are held back until ``FIRST_REPLIES`` of them (or all there are) show that the model
+    does not answer everything with empty text, whatever its chunk size (an endpoint yields one reply at
+    a time)."""
     wanted = {i for i, _ in items}
     bar = progress(
         total=len(items), initial=len(wanted & done.keys()), unit="sample", desc="generate", quiet=quiet
     )
-    first = True
+    hold = 0 if done else min(FIRST_REPLIES, len(wanted))
+    held: list[tuple[str, str]] = []
+    first = [True]
     try:
         with AppendLog(out) as log:
-            for chunk in model.stream(items, frozenset(done)):
-                new = [(i, r) for i, r in chunk if i in wanted and i not in done]
-                if first:
-                    _check_not_all_empty(model, new, done)
+
+            def write(new: list[tuple[str, str]]) -> None:
+                if new and first[0]:
                     on_first_write()
-                    first = False
+                    first[0] = False
                 log.append({"id": i, "response": r} for i, r in new)
                 done.update(new)
                 bar.update(len(new))
+
+            try:
+                for chunk in model.stream(items, frozenset(done)):
+                    seen = {i for i, _ in held}
+                    new = [(i, r) for i, r in chunk if i in wanted and i not in done and i not in seen]
+                    if len(held) + len(new) < hold:
+                        held += new
+                        continue
+                    if hold:
+                        new, held, hold = held + new, [], 0
+                        _check_not_all_empty(model, new)
+                    write(new)
+                if held:  # fewer items than FIRST_REPLIES
+                    _check_not_all_empty(model, held)
+                    write(held)
+            except BaseException:
+                if any(r.strip() for _, r in held):  # keep what came before a failure or Ctrl-C
+                    write(held)
+                raise
     finally:
         bar.close()
 
 
-def _check_not_all_empty(model: ChatModel, new: list[tuple[str, str]], done: dict[str, str]) -> None:
-    """A first batch of only empty replies means a broken model (no tokenizer, wrong stop tokens)."""
-    if len(new) >= 2 and not done and not any(r.strip() for _, r in new):
+def _check_not_all_empty(model: ChatModel, new: list[tuple[str, str]]) -> None:
+    """First replies that are all empty mean a broken model (no tokenizer, wrong stop tokens) or an
+    endpoint answering ``content: null`` or ``""``: refused before anything is written."""
+    if len(new) >= 2 and not any(r.strip() for _, r in new):
         raise InputError(
             f"model {model.name!r} replied with empty text to all of its first {len(new)} inputs; check "
-            "its tokenizer files, special tokens and --max-new-tokens (nothing was written)"
+            "its tokenizer files, special tokens and --max-new-tokens, or what the endpoint returns "
+            "(nothing was written)"
         )

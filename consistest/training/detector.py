@@ -14,6 +14,7 @@ bound where no pretrained encoder for the language can be had.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,7 @@ View = Literal["pair", "intra", "role", "all"]
 DETECTOR_FILE = "detector.json"
 SCRATCH = re.compile(r"^scratch(?:-(\d+)x(\d+))?$")
 SEP = " | "  # joins context turns when the tokenizer has no separator token
+ALPHABET = 1000  # characters a scratch vocabulary keeps, the most frequent (as the tokenizers trainer did)
 
 
 @dataclass(frozen=True)
@@ -124,12 +126,34 @@ def left_truncating(tok: Any) -> Any:
 def train_scratch_tokenizer(
     texts: Sequence[str], directory: Path, vocab: int = 8000, max_length: int = 128
 ) -> Any:
-    """A lower-cased WordPiece tokenizer learnt from ``texts`` (CJK characters become single tokens)."""
+    """A lower-cased WordPiece tokenizer over a vocabulary counted from ``texts`` (CJK characters are words
+    of their own): the ``ALPHABET`` most frequent characters, word-initial and as ``##`` continuations,
+    then the words seen twice or more, most frequent first (ties by the word), up to ``vocab`` entries.
+    Counting, not the
+    ``tokenizers`` trainer: its merges break ties in hash-map order, so two identical runs learnt
+    different vocabularies (1,034 vs 1,036 tokens) under one signature."""
     from tokenizers import BertWordPieceTokenizer
     from transformers import PreTrainedTokenizerFast
 
-    wp = BertWordPieceTokenizer(lowercase=True, handle_chinese_chars=True)
-    wp.train_from_iterator(sorted(set(texts)), vocab_size=vocab, min_frequency=2)
+    words = _words(BertWordPieceTokenizer(lowercase=True, handle_chinese_chars=True), texts)
+    chars: Counter[str] = Counter()
+    firsts: Counter[str] = Counter()
+    rests: Counter[str] = Counter()
+    for w, n in words.items():
+        firsts[w[0]] += n
+        for c in w[1:]:
+            rests["##" + c] += n
+        for c in w:
+            chars[c] += n
+    by_count = lambda c: sorted(c, key=lambda k: (-c[k], k))  # noqa: E731
+    alphabet = set(by_count(chars)[:ALPHABET])
+    firsts = Counter({c: n for c, n in firsts.items() if c in alphabet})
+    rests = Counter({c: n for c, n in rests.items() if c[2:] in alphabet})
+    whole = Counter({w: n for w, n in words.items() if n >= 2 and len(w) > 1})
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    entries = [*specials, *by_count(firsts), *by_count(rests), *by_count(whole)]
+    table = {t: i for i, t in enumerate(list(dict.fromkeys(entries))[:vocab])}
+    wp = BertWordPieceTokenizer(vocab=table, lowercase=True, handle_chinese_chars=True)
     tok = PreTrainedTokenizerFast(
         tokenizer_object=wp._tokenizer,
         unk_token="[UNK]",
@@ -141,6 +165,12 @@ def train_scratch_tokenizer(
     )
     left_truncating(tok).save_pretrained(str(directory))
     return tok
+
+
+def _words(wp: Any, texts: Sequence[str]) -> Counter[str]:
+    """Word counts as the tokenizer's normaliser and pre-tokeniser split the texts."""
+    norm, pre = wp._tokenizer.normalizer, wp._tokenizer.pre_tokenizer
+    return Counter(w for t in texts for w, _ in pre.pre_tokenize_str(norm.normalize_str(t)))
 
 
 def scratch_model(base: str, tok: Any, num_labels: int, seed: int, max_length: int) -> Any:
@@ -201,10 +231,7 @@ class Detector:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.dir = Path(directory)
-        spec = self.dir / DETECTOR_FILE
-        if not spec.is_file():
-            raise InputError(f"not a trained detector (no {DETECTOR_FILE})", path=str(self.dir))
-        self.info = read_json(spec)
+        self.info = self.read_info(self.dir)
         self.method: Method = self.info["method"]
         self.stages = STAGES[self.method]
         self.batch_size, self.device = batch_size, device
@@ -214,7 +241,49 @@ class Detector:
             tok = left_truncating(AutoTokenizer.from_pretrained(str(folder)))
             model = AutoModelForSequenceClassification.from_pretrained(str(folder)).to(device).eval()
             self.models[st.name] = (tok, model)
-        self.max_length = int(self.info["max_length"])
+        self.max_length = self.info["max_length"]
+
+    @staticmethod
+    def read_info(directory: Path) -> dict[str, Any]:
+        """``DETECTOR_FILE`` checked: a known method, a max length, and a model folder for every stage
+        (else transformers would take a missing folder's path for a hub id)."""
+        spec = Path(directory) / DETECTOR_FILE
+        if not spec.is_file():
+            raise InputError(f"not a trained detector (no {DETECTOR_FILE})", path=str(directory))
+        info = read_json(spec)
+        if not isinstance(info, dict):
+            raise InputError("expected a JSON object", path=str(spec))
+        if info.get("method") not in STAGES:
+            got = repr(info["method"]) if "method" in info else "nothing"
+            raise InputError(
+                f"expected one of {', '.join(METHODS)}, got {got}", path=str(spec), field="method"
+            )
+        if not isinstance(info.get("max_length"), int):
+            raise InputError("expected an integer", path=str(spec), field="max_length")
+        for st in STAGES[info["method"]]:
+            if not (Path(directory) / st.name / "config.json").is_file():
+                raise InputError(
+                    f"the {info['method']} detector's stage {st.name!r} is missing ({st.name}/config.json); "
+                    "train it again with consistest train-detector",
+                    path=str(directory),
+                )
+        return info
+
+    @staticmethod
+    def unknown_share(directory: str | Path, texts: Sequence[str]) -> float:
+        """The share of the texts' words (as the first stage's tokenizer splits them) that its vocabulary
+        does not hold whole: high for text in a language or domain the detector never saw."""
+        from transformers import AutoTokenizer
+
+        info = Detector.read_info(Path(directory))
+        tok = AutoTokenizer.from_pretrained(str(Path(directory) / STAGES[info["method"]][0].name))
+        backend, vocab = tok.backend_tokenizer, tok.get_vocab()
+        words = []
+        for text in texts:
+            norm = backend.normalizer.normalize_str(text) if backend.normalizer else text
+            pre = backend.pre_tokenizer.pre_tokenize_str(norm) if backend.pre_tokenizer else [(norm, None)]
+            words += [w for w, _ in pre if any(c.isalnum() for c in w)]
+        return sum(w not in vocab for w in words) / len(words) if words else 0.0
 
     def stage_probs(self, stage: Stage, examples: Sequence[DialogueExample]) -> list[list[float]]:
         from consistest.training.loop import predict_proba

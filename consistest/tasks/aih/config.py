@@ -59,7 +59,7 @@ def parse_bot(text: str, decoding: Decoding = DEFAULT_DECODING, options: Mapping
     name, sep, spec = text.partition("=")
     if not sep or not spec.strip():
         raise InputError(f"expected --bot NAME=SPEC[,key=value...], got {text!r}", field="bot")
-    model = parse_model_spec(spec, decoding, options)
+    model = parse_model_spec(spec, decoding, options, extra_keys=("persona",))
     return _with_persona(name.strip(), model)
 
 
@@ -78,7 +78,13 @@ def bots_from_file(
     import yaml
 
     try:
-        data = yaml.safe_load(read_text(path))
+        data = yaml.load(read_text(path), Loader=_unique_keys_loader())  # noqa: S506 (a SafeLoader)
+    except _RepeatedKey as e:
+        raise InputError(
+            f"{e.key!r} appears twice in one mapping (YAML keeps only the last); give each bot one entry",
+            path=str(path),
+            record=f"line {e.line}",
+        ) from None
     except yaml.YAMLError as e:
         raise InputError(f"invalid YAML/JSON: {str(e).splitlines()[0]}", path=str(path)) from None
     bots = data.get("bots") if isinstance(data, dict) else None
@@ -94,6 +100,28 @@ def bots_from_file(
         rest = ",".join(f"{k}={_value(v)}" for k, v in value.items() if k != "model")
         out.append(parse_bot(f"{name}={value['model']}" + (f",{rest}" if rest else ""), decoding, options))
     return out
+
+
+class _RepeatedKey(Exception):
+    def __init__(self, key: object, line: int) -> None:
+        self.key, self.line = key, line
+
+
+def _unique_keys_loader() -> Any:
+    """A SafeLoader that refuses a key repeated in one mapping (a bot named twice)."""
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                if key in seen:
+                    raise _RepeatedKey(key, key_node.start_mark.line + 1)
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return Loader
 
 
 def _value(v: Any) -> str:

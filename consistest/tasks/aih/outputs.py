@@ -29,6 +29,7 @@ class RankOutputs:
     plots: bool = True
     export_for_judges: Path | None = None
     judged: Path | None = None
+    overwrite: bool = False  # replace an --out folder that is not an earlier report
     quiet: bool = False
 
 
@@ -40,7 +41,14 @@ def run_rank(cfg: RankConfig, outputs: RankOutputs) -> dict[str, Any]:
         labels = read_labels(outputs.judged, run.inquiries)
         report["human"] = agreement(run.inquiries, labels, cfg.taus, cfg.tau)
     if outputs.out is not None:
-        out = guard_output_dir(outputs.out, marker=REPORT_FILE, what="consistest rank")
+        inputs = [cfg.run, *([outputs.judged] if outputs.judged is not None else [])]
+        out = guard_output_dir(
+            outputs.out,
+            marker=REPORT_FILE,
+            overwrite=outputs.overwrite,
+            inputs=inputs,
+            what="consistest rank",
+        )
         with atomic_dir(out) as tmp:
             atomic_write_json(tmp / REPORT_FILE, report)
             atomic_write_text(tmp / MARKDOWN_FILE, render(report, "markdown") + "\n")

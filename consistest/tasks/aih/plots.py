@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import EnvironmentFault
+from consistest.tasks.aih.report import full_data_note
 
 HEATMAP_FILE = "cij.png"
 STABILITY_FILE = "stability.png"
@@ -41,11 +42,11 @@ def plot_heatmap(report: Mapping[str, Any], path: Path) -> None:
     for ax, (name, j) in zip(axes[0], judges, strict=True):
         m = np.array([[np.nan if j["matrix"][i][b] is None else 100 * j["matrix"][i][b] for b in bots]
                       for i in bots])  # fmt: skip
-        im = ax.imshow(
-            m, cmap="Reds", vmin=0, vmax=max(1.0, float(np.nanmax(m)) if np.isfinite(m).any() else 1.0)
-        )
+        vmax = max(1.0, float(np.nanmax(m)) if np.isfinite(m).any() else 1.0)
+        im = ax.imshow(m, cmap="Reds", vmin=0, vmax=vmax)
         for (r, c), v in np.ndenumerate(m):
-            ax.text(c, r, "-" if np.isnan(v) else f"{v:.0f}", ha="center", va="center", fontsize=9)
+            ax.text(c, r, "-" if np.isnan(v) else f"{v:.0f}", ha="center", va="center", fontsize=9,
+                    color=text_colour(v, vmax))  # fmt: skip
         ax.set_xticks(range(len(bots)), [f"{b}\nC={100 * (j['bots'][b]['C'] or 0):.0f}" for b in bots])
         ax.set_yticks(range(len(bots)), bots)
         ax.set_xlabel("evaluated bot (C_j in %)")
@@ -53,6 +54,11 @@ def plot_heatmap(report: Mapping[str, Any], path: Path) -> None:
         ax.set_title(f"{name}: contradictions per inquiry, %")
         fig.colorbar(im, ax=ax, shrink=0.8)
     _save(fig, plt, path)
+
+
+def text_colour(value: float, vmax: float) -> str:
+    """White on the dark half of the colour scale (black text is unreadable on dark red), else black."""
+    return "white" if value == value and value > 0.5 * vmax else "black"
 
 
 def plot_stability(report: Mapping[str, Any], path: Path) -> None:
@@ -66,7 +72,7 @@ def plot_stability(report: Mapping[str, Any], path: Path) -> None:
         for bot, shares in s["leave_one_out"].items():
             ax.plot(s["grid"], [100 * x for x in shares], linestyle="--", marker=".", label=f"without {bot}")
         ax.set_xscale("log")
-        ax.set_xticks(s["grid"], [str(x) for x in s["grid"]])
+        ax.set_xticks(s["grid"], [f"{x}\n(all)" if x == s.get("all") else str(x) for x in s["grid"]])
         ax.minorticks_off()
         ax.set_ylim(-2, 102)
         ax.set_xlabel("S, conversations per ordered pair")
@@ -74,11 +80,14 @@ def plot_stability(report: Mapping[str, Any], path: Path) -> None:
         ax.set_title(f"{name}: {' > '.join(s['reference'])}", fontsize=9)
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize=8)
-    _save(fig, plt, path)
+    fig.text(0.5, 0.01, full_data_note(judges[0][1]["stability"]), ha="center", va="bottom", fontsize=7,
+             wrap=True)  # fmt: skip
+    _save(fig, plt, path, bottom=0.08)
 
 
-def _save(fig: Any, plt: Any, path: Path) -> None:
-    """Save as PNG (callers write into a temp folder that replaces the output whole)."""
-    fig.tight_layout()
+def _save(fig: Any, plt: Any, path: Path, bottom: float = 0.0) -> None:
+    """Save as PNG (callers write into a temp folder that replaces the output whole); ``bottom`` keeps a
+    strip free for a note under the panels."""
+    fig.tight_layout(rect=(0, bottom, 1, 1))
     fig.savefig(path, format="png", dpi=120)
     plt.close(fig)

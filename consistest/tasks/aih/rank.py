@@ -67,9 +67,38 @@ def load_run(path: Path) -> Run:
     if not isinstance(info, dict) or not info.get("complete"):
         raise InputError("the run is not complete; run consistest converse again to finish it",
                          path=str(path))  # fmt: skip
-    convs = [c for _, c in read_jsonl(Path(path) / CONVERSATIONS_FILE)]
-    inquiries = [q for _, q in read_jsonl(Path(path) / INQUIRIES_FILE)] if convs else []
+    convs = _unique(Path(path) / CONVERSATIONS_FILE, ("id", "partner", "bot"))
+    inquiries = _unique(Path(path) / INQUIRIES_FILE, ("id", "conversation")) if convs else []
+    ids = {c["id"] for c in convs}
+    for q in inquiries:
+        if q["conversation"] not in ids:
+            raise InputError(
+                f"conversation {q['conversation']!r} is not in {CONVERSATIONS_FILE}; run consistest converse "
+                "again to rewrite the run's files",
+                path=str(Path(path) / INQUIRIES_FILE),
+                record=q["id"],
+                field="conversation",
+            )
     return Run(Path(path), info, convs, inquiries)
+
+
+def _unique(path: Path, need: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The records of a run file, each with the fields ``need`` and an id seen once (a repeated line
+    would count twice)."""
+    out: dict[str, dict[str, Any]] = {}
+    for lineno, rec in read_jsonl(path):
+        missing = [k for k in need if k not in rec]
+        if missing:
+            raise InputError("missing field", path=str(path), record=f"line {lineno}", field=missing[0])
+        if rec["id"] in out:
+            raise InputError(
+                f"id {rec['id']!r} appears twice; run consistest converse again to rewrite the run's files",
+                path=str(path),
+                record=f"line {lineno}",
+                field="id",
+            )
+        out[rec["id"]] = rec
+    return list(out.values())
 
 
 def cells(run: Run, judge: JudgeName, tau: float) -> dict[tuple[str, str], tuple[Any, Any]]:
@@ -148,6 +177,7 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
     grid = sorted({s for s in cfg.grid if s <= usable} | {usable})
     out["stability"] = {
         "reference": reference, "reference_from": "--reference" if cfg.reference else "full data",
+        "all": usable,  # S = every conversation of a pair: the full data itself, not a subsample
         **stats.stability(cs, bots, reference, grid, cfg.repetitions, cfg.seed, judge),
     }  # fmt: skip
     return out

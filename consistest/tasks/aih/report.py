@@ -83,10 +83,23 @@ def _stability(s: Mapping[str, Any], fmt: str) -> list[str]:
             f"{order} ({s['reference_from']}); -X = with bot X left out")  # fmt: skip
     header = ["S", "all", *[f"-{b}" for b in s["leave_one_out"]]]
     rows = [
-        [str(size), pct(share), *[pct(v[k]) for v in s["leave_one_out"].values()]]
+        [_s_label(size, s), pct(share), *[pct(v[k]) for v in s["leave_one_out"].values()]]
         for k, (size, share) in enumerate(zip(s["grid"], s["share"], strict=True))
     ]
-    return [head, "", *format_table(header, rows, fmt)]
+    return [head, "", *format_table(header, rows, fmt), "", full_data_note(s)]
+
+
+def _s_label(size: int, s: Mapping[str, Any]) -> str:
+    return f"{size} (all)" if size == s.get("all") else str(size)
+
+
+def full_data_note(s: Mapping[str, Any]) -> str:
+    """What the last point of the stability curve is: the full data, not a subsample."""
+    n = s.get("all", s["grid"][-1])
+    if s["reference_from"] == "full data":
+        return (f"S = {n} (all) draws every conversation of a pair: the full data, ranked as the reference "
+                "by construction (100%); the curve's information is in the smaller S")  # fmt: skip
+    return f"S = {n} (all) draws every conversation of a pair: the full data, the same ranking every time"
 
 
 def _human(h: Mapping[str, Any], fmt: str) -> list[str]:

@@ -13,6 +13,7 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
 from consistest.data.cdconv import read_examples
+from consistest.tasks.cdconv.outdir import DETECT_MARK, guard_predictions, warn_training_overlap
 from consistest.tasks.cdconv.report import by_group, detector_metrics
 
 
@@ -22,6 +23,7 @@ class DetectConfig:
     data: tuple[str, ...]
     out: str | None = None  # predictions JSONL (metrics beside it as <out>.metrics.json)
     dataset: str | None = None
+    overwrite: bool = False  # replace an --out file that is not an earlier detect output
     batch_size: int = 64
     device: str = "cpu"
     threads: int = 0
@@ -86,11 +88,17 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     if not examples:
         raise InputError("no dialogues to judge", field="data")
     info = _detector_info(cfg.detector)
+    if cfg.out is not None:
+        inputs = [*cfg.data, cfg.detector, *([cfg.dataset] if cfg.dataset else [])]
+        preds_path, metrics_file = guard_predictions(cfg.out, inputs, cfg.overwrite)
+    warn_training_overlap(cfg.detector, examples)
+    warn_unknown_text(cfg.detector, examples)
     name = "+".join(Path(p).name for p in cfg.data)
     results, rows = evaluate_sets(
         cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device
     )
     summary = {
+        "written_by": DETECT_MARK,
         "signature": info["signature"],
         "data": {"files": [Path(p).name for p in cfg.data], "hash": content_hash([e.id for e in examples])},
         "n": len(examples),
@@ -98,8 +106,8 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
         "results": results,
     }
     if cfg.out is not None:
-        atomic_write_jsonl(cfg.out, rows[name])
-        atomic_write_json(str(Path(cfg.out).with_suffix("")) + ".metrics.json", summary)
+        atomic_write_jsonl(preds_path, rows[name])
+        atomic_write_json(metrics_file, summary)
         log.info(f"wrote {len(rows[name])} predictions to {cfg.out}", quiet=cfg.quiet)
     return summary
 
@@ -112,7 +120,6 @@ def _counts(values: Sequence[str]) -> dict[str, int]:
 
 
 def _detector_info(directory: str) -> dict[str, Any]:
-    from consistest.core.io import read_json
     from consistest.training.detector import DETECTOR_FILE
 
     path = Path(directory) / DETECTOR_FILE
@@ -120,4 +127,25 @@ def _detector_info(directory: str) -> dict[str, Any]:
         raise InputError(
             f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=directory
         )
-    return read_json(path)
+    from consistest.training.detector import Detector
+
+    info = Detector.read_info(Path(directory))
+    if "signature" not in info:
+        raise InputError("missing field", path=str(path), field="signature")
+    return info
+
+
+UNKNOWN_SHARE = 0.5  # above this share of unknown words a detector judges text it cannot read
+
+
+def warn_unknown_text(directory: str, examples: Sequence[DialogueExample]) -> None:
+    """Warn when most words of the dialogues are not in the detector's vocabulary (English text for a
+    detector trained on Chinese): its predictions then say little."""
+    from consistest.training.detector import Detector
+
+    share = Detector.unknown_share(directory, [t for ex in examples[:2000] for t in ex.turns])
+    if share > UNKNOWN_SHARE:
+        log.warning(
+            f"{100 * share:.0f}% of the dialogues' words are not in the detector's vocabulary (a language "
+            "or domain it was not trained on?): its predictions say little about them"
+        )

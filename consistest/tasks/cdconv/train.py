@@ -15,6 +15,7 @@ from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
 from consistest.data.cdconv import read_examples
 from consistest.tasks.cdconv.detect import evaluate_sets
+from consistest.tasks.cdconv.outdir import training_dir
 from consistest.training import detector as det
 from consistest.training.loop import fit
 from consistest.training.nli_data import NLIExample, read_nli_file
@@ -49,11 +50,12 @@ class TrainDetectorConfig:
     weight_decay: float = 0.01
     threads: int = 0
     device: str = "cpu"
+    overwrite: bool = False  # empty --out first (other data or settings, or a folder not ours)
     quiet: bool = False
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
-        for k in ("out", "quiet", "threads", "tests", "device"):
+        for k in ("out", "quiet", "threads", "tests", "device", "overwrite"):
             d.pop(k)
         return d
 
@@ -163,8 +165,19 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     tests = {Path(p).name: read_examples(p, dataset=cfg.dataset) for p in cfg.tests}
     parts = split_examples(cfg, examples)
     data_hash = content_hash([(e.id, e.label, e.split) for e in examples], n=64)
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
+    inputs = [*cfg.data, *cfg.tests, *cfg.nli_stage, *([cfg.dataset] if cfg.dataset else [])]
+    identity = {**cfg.identity(), "data_hash": data_hash}
+    with training_dir(cfg.out, identity, parts["train"], inputs=inputs, overwrite=cfg.overwrite) as out:
+        return _train(cfg, parts, tests, out, data_hash)
+
+
+def _train(
+    cfg: TrainDetectorConfig,
+    parts: dict[str, list[DialogueExample]],
+    tests: dict[str, list[DialogueExample]],
+    out: Path,
+    data_hash: str,
+) -> dict[str, Any]:
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
     history = train_stages(cfg, parts, out, data_hash)
     signature = detector_signature(cfg, data_hash)
@@ -174,7 +187,7 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         "max_length": cfg.max_length,
         "stages": [asdict(s) for s in det.STAGES[cfg.method]],
         "signature": signature,
-        "config": {k: v for k, v in asdict(cfg).items() if k != "quiet"},
+        "config": {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")},
         "counts": {k: len(v) for k, v in parts.items()},
     }
     det.write_detector_info(out, info)

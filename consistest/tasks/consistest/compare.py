@@ -13,7 +13,7 @@ from consistest.core.io import read_json, read_jsonl
 from consistest.core.records import ScoredItem
 from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE
 from consistest.core.signature import parse_signature
-from consistest.core.stats import N_BOOT, paired_bootstrap
+from consistest.core.stats import N_BOOT, enough_for_interval, paired_bootstrap, too_few_text
 from consistest.tasks.consistest.report import figure_groups, format_table, pct
 
 
@@ -96,16 +96,20 @@ def compare_runs(
             continue
         scores = [[float(r.items[i].score) for i in ids] for r in runs]  # type: ignore[arg-type]
         qa_ids = [base.items[i].qa_id for i in ids]
+        enough = enough_for_interval(len(ids), len(set(qa_ids)))  # else: the difference, no p-value
+        boots = n_boot if enough else 0
         entry: dict[str, Any] = {
             "key": key,
             "label": label,
             "n": len(ids),
+            "qas": len(set(qa_ids)),
+            "too_few": not enough,
             "runs": [{"mean": sum(x) / len(x)} for x in scores],
             "diffs": [
                 {
                     "run": k,
                     **paired_bootstrap(
-                        scores[0], x, seed=seed, name=f"{key}:{k}", n_boot=n_boot, clusters=qa_ids
+                        scores[0], x, seed=seed, name=f"{key}:{k}", n_boot=boots, clusters=qa_ids
                     ),
                 }  # fmt: skip
                 for k, x in enumerate(scores[1:], start=1)
@@ -146,7 +150,7 @@ def render_comparison(cmp: dict[str, Any], fmt: str = "table") -> str:
         for d in f["diffs"]:
             delta = "-" if d["delta"] is None else f"{100 * d['delta']:+.1f}"
             p = "" if d["p"] is None else f" ({_p_text(d['p'], cmp['bootstrap']['n_boot'])}){_stars(d['p'])}"
-            cells.append(delta + p)
+            cells.append(delta + (" (too few)" if f.get("too_few") and d["delta"] else p))
         rows.append(cells)
     total = max(r["items"] for r in cmp["runs"])
     legend = [f"run{k + 1}: {r['dir']}  {r['signature']}" for k, r in enumerate(cmp["runs"])]
@@ -154,6 +158,8 @@ def render_comparison(cmp: dict[str, Any], fmt: str = "table") -> str:
         f"means over the {cmp['common_items']:,} items every run decided (of up to {total:,}); "
         "p: paired bootstrap, two-sided; * p<0.05, ** p<0.01, *** p<0.001"
     )
+    if any(f.get("too_few") for f in cmp["figures"]):
+        legend.append(f"too few: no p-value or star where {too_few_text()}")
     legend += [f"warning: {w}; these numbers may not be comparable" for w in cmp["warnings"]]
     if fmt == "markdown":
         return "\n".join(format_table(header, rows, fmt) + [""] + [f"- {x}" for x in legend])

@@ -8,7 +8,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
-from consistest.core.stats import N_BOOT, bootstrap_ci
+from consistest.core.stats import (
+    N_BOOT,
+    bootstrap_ci,
+    enough_for_interval,
+    too_few_text,
+)
 from consistest.core.table import format_table
 from consistest.metrics.rules import truth_polarity
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
@@ -74,11 +79,15 @@ def figure(rows: Sequence[Row], *, seed: int, name: str, n_boot: int) -> dict[st
     distances and trigger variants of one QA are not independent items)."""
     kept = [r for r in rows if r.score is not None]
     decided = [float(r.score) for r in kept]  # type: ignore[arg-type]
-    ci = bootstrap_ci(decided, seed=seed, name=name, n_boot=n_boot, clusters=[r.qa_id for r in kept])
+    qas = len({r.qa_id for r in kept})
+    ci = None
+    if enough_for_interval(len(decided), qas):
+        ci = bootstrap_ci(decided, seed=seed, name=name, n_boot=n_boot, clusters=[r.qa_id for r in kept])
     return {
         "n": len(rows),
         "decided": len(decided),
         "undecided": len(rows) - len(decided),
+        "decided_qas": qas,
         "mean": sum(decided) / len(decided) if decided else None,
         "ci": list(ci) if ci else None,
     }
@@ -164,7 +173,7 @@ def _table_rows(summary: Mapping[str, Any]) -> list[list[str]]:
                 f["label"],
                 pct(f["mean"]),
                 f"[{pct(ci[0])}, {pct(ci[1])}]" if ci else "-",
-                str(f["n"]),
+                str(f["decided"]),
                 str(f["undecided"]),
             ]
         )
@@ -179,23 +188,64 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
     if fmt == "json":
         return json.dumps(summary, indent=2, sort_keys=True, ensure_ascii=False)
     rows = _table_rows(summary)
-    note = []
+    lines = format_table(HEADER, rows, fmt)
+    extra = category_lines(summary, fmt)
+    note = notes(summary)
+    if fmt == "markdown":
+        return "\n".join(lines + [""] + extra + note + [f"`{summary['signature']}`"])
+    return "\n".join(lines + [""] + extra + note + [summary["signature"]])
+
+
+def notes(summary: Mapping[str, Any]) -> list[str]:
+    """What the table's numbers are over, and warnings where they could mislead."""
+    figs = summary["figures"]
+    note = [
+        "n: the decided items each score is a mean over; undecided: items only an NLI model could decide."
+    ]
     if summary.get("undecided"):
         note.append(
             f"{summary['undecided']} item(s) need NLI to decide and are undecided (--nli none): "
             "scores are rules-only means over the decided items."
         )
+    mostly = [f"{f['label']} ({f['decided']:,} of {f['decided'] + f['undecided']:,} decided)"
+              for f in figs.values() if f["undecided"] > f["decided"]]  # fmt: skip
+    if mostly:
+        note.append(
+            "warning: most items are undecided in " + ", ".join(mostly) + ": those scores are means over the "
+            "few replies the rules decide alone (Y/N: a yes/no word or short form), not the benchmark's "
+            "numbers; score with an NLI guard (README section 'An offline NLI guard') to decide the rest."
+        )
     if summary.get("no_truth"):
         note.append(
             f"{summary['no_truth']} item(s) have no truth (trigger short): only their category counts."
         )
-    if summary.get("bootstrap", {}).get("resample") == "qa_id" and summary.get("bootstrap", {}).get("n_boot"):
+    boot = summary.get("bootstrap", {})
+    if boot.get("resample") == "qa_id" and boot.get("n_boot"):
         note.append("95% CI: percentile bootstrap over QAs (a QA's distances and variants drawn together).")
-    lines = format_table(HEADER, rows, fmt)
-    extra = category_lines(summary, fmt)
-    if fmt == "markdown":
-        return "\n".join(lines + [""] + extra + note + [f"`{summary['signature']}`"])
-    return "\n".join(lines + [""] + extra + note + [summary["signature"]])
+        few = [f["label"] for f in figs.values() if f["decided"] and not f["ci"]]
+        if few:
+            note.append(f"no interval ( - ) where {too_few_text()}: " + ", ".join(few) + ".")
+    if summary.get("replies_cut"):
+        note.append("warning: " + cut_warning(summary["replies_cut"], summary.get("max_reply_chars")))
+    if summary.get("responses_subset"):
+        sub = summary["responses_subset"]
+        note.append("warning: " + subset_warning(sub["scored"], sub["dataset"]))
+    return note
+
+
+def cut_warning(cut: int, limit: int | None) -> str:
+    return (
+        f"{cut:,} reply(s) longer than {limit or 0:,} characters were cut to their first "
+        f"{limit or 0:,} for the rules and categories (scores.jsonl holds the cut text; the signature says "
+        f"cut:{cut})."
+    )
+
+
+def subset_warning(scored: int, total: int) -> str:
+    return (
+        f"the responses cover {scored:,} of the dataset's {total:,} samples: only those are scored "
+        "(named subset:responses-... in the signature), not the benchmark's number."
+    )
 
 
 def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
@@ -214,6 +264,14 @@ def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
     lines = format_table(header, rows, fmt)
     if by_trigger:
         lines.append("(trigger columns: % of that trigger's items)")
+    cat_undecided, score_undecided = cats["counts"].get("undecided", 0), summary.get("undecided", 0)
+    if cat_undecided != score_undecided:
+        lines.append(
+            f"(category 'undecided' ({cat_undecided}) counts replies whose category only NLI could tell; "
+            f"the score table's undecided ({score_undecided}) counts those whose score only NLI could tell: "
+            "a reply the rules cannot score may still be filed, e.g. as uninformative, and a scored one may "
+            "lack a category)"
+        )
     t7 = summary.get("table7") or {}
     if t7.get("all", {}).get("items"):
         head7 = [

@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from consistest.core.errors import InputError
 from consistest.core.records import Sample
 from consistest.core.signature import make_signature
 from consistest.data.dataset_dir import samples_hash
@@ -20,7 +19,7 @@ from consistest.models.registry import ModelSpec
 from consistest.models.runner import RunInfo, run_responses
 from consistest.tasks.consistest.baselines import ORACLE, OracleModel
 from consistest.tasks.consistest.prompts import check_variant, conversation
-from consistest.tasks.consistest.subsets import sample_tag, stratified_sample
+from consistest.tasks.consistest.subsets import Subset
 
 
 @dataclass(frozen=True)
@@ -36,12 +35,11 @@ class RespondConfig:
 
     def __post_init__(self) -> None:
         check_variant(self.input_variant)
-        if self.limit is not None and self.limit < 1:  # no samples: no score, only an empty table
-            raise InputError(f"must be at least 1, got {self.limit}", field="limit")
-        if self.sample is not None and self.sample < 1:
-            raise InputError(f"must be at least 1, got {self.sample}", field="sample")
-        if self.sample is not None and self.limit is not None:
-            raise InputError("give --limit or --sample, not both", field="sample")
+        Subset(self.limit, self.sample, self.sample_seed)  # checks --limit and --sample
+
+    @property
+    def selection(self) -> Subset:
+        return Subset(self.limit, self.sample, self.sample_seed)
 
     def settings(self) -> dict[str, Any]:
         """Every setting that changes a response (not batch size, device, limit): stored with the run."""
@@ -64,17 +62,11 @@ class RespondConfig:
 
     def subset(self, samples: Sequence[Sample]) -> list[Sample]:
         """The samples answered: all, the first ``limit``, or a stratified ``sample``."""
-        if self.sample is not None:
-            return stratified_sample(samples, self.sample, self.sample_seed)
-        return list(samples if self.limit is None else samples[: self.limit])
+        return self.selection.select(samples)
 
     def subset_tag(self, n_total: int) -> str | None:
         """The signature's ``subset:`` value (``first-N``, ``sample-N-sSEED``); None for the whole dataset."""
-        if self.sample is not None and self.sample < n_total:
-            return sample_tag(self.sample, self.sample_seed)
-        if self.limit is not None and self.limit < n_total:
-            return f"first-{self.limit}"
-        return None
+        return self.selection.tag(n_total)
 
 
 def dataset_hash(samples: Sequence[Sample]) -> str:

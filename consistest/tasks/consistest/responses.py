@@ -1,6 +1,7 @@
 """Read a responses file: JSONL ``{"id", "response"}`` or the original ConsisTest tool's CSV.
 
-Every sample gets exactly one response: missing, duplicate or unknown ids are one-line InputErrors.
+Every sample gets at most one response: duplicate or unknown ids are one-line InputErrors, and so are
+missing ones unless the caller scores a subset (``subset_ok``: only the samples with a response).
 The CSV (columns Question, Response, Reference, NLI_Ref, Source, Type, Distance) has no ids, so rows
 are matched to samples by order and each row's question is checked against the sample's.
 """
@@ -20,11 +21,11 @@ from consistest.core.records import Sample
 CSV_COLUMNS = ("Question", "Response", "Reference", "NLI_Ref", "Source", "Type", "Distance")
 
 
-def read_responses(path: str | Path, samples: Sequence[Sample]) -> dict[str, str]:
-    """sample id -> response, checked to cover the samples exactly once."""
+def read_responses(path: str | Path, samples: Sequence[Sample], *, subset_ok: bool = False) -> dict[str, str]:
+    """sample id -> response, checked to cover the samples exactly once (at most once with ``subset_ok``;
+    the CSV, matched by order, always covers ``samples``)."""
     path = Path(path)
-    head = read_text(path, limit=200).lstrip("\ufeff")
-    if path.suffix.lower() == ".csv" or head.startswith("Question,"):
+    if is_csv(path):
         return read_csv_responses(path, samples)
     out: dict[str, str] = {}
     for lineno, obj in read_jsonl(path):
@@ -41,17 +42,30 @@ def read_responses(path: str | Path, samples: Sequence[Sample]) -> dict[str, str
         if sid in out:
             raise InputError(f"duplicate id {sid!r}", field="id", **where)
         out[sid] = resp
-    check_coverage(out, samples, str(path))
+    check_coverage(out, samples, str(path), subset_ok=subset_ok)
     return out
 
 
-def check_coverage(responses: Mapping[str, str], samples: Sequence[Sample], path: str | None = None) -> None:
-    """Missing or unknown ids -> InputError naming the first one and the count."""
+def is_csv(path: Path) -> bool:
+    """The original tool's CSV (by suffix or header), else JSONL."""
+    return path.suffix.lower() == ".csv" or read_text(path, limit=200).lstrip("\ufeff").startswith(
+        "Question,"
+    )
+
+
+def check_coverage(
+    responses: Mapping[str, str],
+    samples: Sequence[Sample],
+    path: str | None = None,
+    *,
+    subset_ok: bool = False,
+) -> None:
+    """Unknown ids (and missing ones unless ``subset_ok``): an InputError naming the first and the count."""
     ids = {s.id for s in samples}
     unknown = [k for k in responses if k not in ids]
     if unknown:
         raise InputError(f"{len(unknown)} unknown sample id(s), first {unknown[0]!r}", path=path)
-    missing = [s.id for s in samples if s.id not in responses]
+    missing = [] if subset_ok else [s.id for s in samples if s.id not in responses]
     if missing:
         raise InputError(
             f"{len(missing)} of {len(samples)} samples have no response, first id {missing[0]!r}", path=path

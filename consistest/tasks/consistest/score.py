@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl
-from consistest.core.records import Sample, ScoredItem
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, read_json
+from consistest.core.records import Sample, ScoredItem, content_hash
 from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, run_lock
-from consistest.core.signature import make_signature
+from consistest.core.signature import make_signature, parse_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
 from consistest.data.dataset_dir import DatasetDir
 from consistest.metrics.rules import RULES_VERSION
@@ -24,24 +25,33 @@ from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
 from consistest.tasks.consistest.methods import Judged, Method, check_method, judge_samples, signature_value
-from consistest.tasks.consistest.report import summarize
+from consistest.tasks.consistest.report import cut_warning, subset_warning, summarize
 from consistest.tasks.consistest.respond import RespondConfig, respond
-from consistest.tasks.consistest.responses import check_coverage, read_responses
+from consistest.tasks.consistest.responses import check_coverage, is_csv, read_responses
+from consistest.tasks.consistest.subsets import Subset
 from consistest.tasks.consistest.trigger_config import config_parts, open_config
+
+# The rules and the categories read at most this much of a reply: ConsisTest answers are a sentence or
+# two, and a runaway reply (a megabyte of repeated text) would otherwise cost minutes. Cut replies are
+# counted, warned about and named in the signature (cut:N).
+MAX_REPLY_CHARS = 2000
 
 
 @dataclass(frozen=True)
 class ScoreConfig:
     """Every setting that changes a number, plus where to write (``out=None``: nothing is written).
 
-    Responses come from ``responses`` (a JSONL/CSV file or a mapping sample id -> text) or from running
-    ``respond`` into ``out`` first. ``nli`` is a model spec (hub id or folder; ``none`` = rules only) or an
-    NLI object."""
+    Responses come from ``responses`` (a JSONL/CSV file or a mapping sample id -> text, possibly for a
+    subset: only those samples are scored) or from running ``respond`` into ``out`` first. ``subset``
+    (--limit/--sample) selects the samples scored from ``responses``. ``nli`` is a model spec (hub id or
+    folder; ``none`` = rules only) or an NLI object. ``overwrite`` lets a run replace a summary scored with
+    another method or NLI model (and, with ``respond``, discards its responses)."""
 
     dataset: Path
     out: Path | None
     responses: Path | Mapping[str, str] | None = None
     respond: RespondConfig | None = None
+    subset: Subset | None = None
     nli: str | NLI | None = DEFAULT_NLI
     nli_labels: str | None = None
     batch_size: int = 32
@@ -51,6 +61,7 @@ class ScoreConfig:
     method: Method = "paper"  # the paper's hybrid, or "plus" (consistest.metrics.plus)
     quiet: bool = False
     config: str = "default"  # the dataset config: "default", or "triggers" (consistest build --triggers)
+    overwrite: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +69,15 @@ class ScoreResult:
     items: list[ScoredItem]
     summary: dict[str, Any]
     out: Path | None
+
+
+@dataclass(frozen=True)
+class _Inputs:
+    samples: list[Sample]
+    responses: Mapping[str, str]
+    nli: NLI | None
+    extra: dict[str, Any]
+    subset: str | None
 
 
 def run_score(cfg: ScoreConfig) -> ScoreResult:
@@ -69,39 +89,107 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
     check_method(cfg.method)
     ds, triggers = open_config(cfg.dataset, cfg.config)
     with run_lock(cfg.out) if cfg.out is not None else contextlib.nullcontext():
-        samples, responses, nli, extra = _responses_and_nli(cfg, ds)
-        items = score_items(samples, responses, nli, quiet=cfg.quiet, method=cfg.method)
-        items = categorise(items, samples, nli, triggers=triggers, quiet=cfg.quiet)
-        subset = subset_tag(cfg.respond, len(ds.samples))
+        check_rescoring(cfg, "method", signature_value(cfg.method))
+        got = _responses_and_nli(cfg, ds)
+        responses, cut = cap_replies(got.responses, got.samples)
+        items = score_items(got.samples, responses, got.nli, quiet=cfg.quiet, method=cfg.method)
+        items = categorise(items, got.samples, got.nli, triggers=triggers, quiet=cfg.quiet)
         signature = score_signature(
-            ds, samples, nli, cfg.respond, subset=subset, method=cfg.method, config=cfg.config
-        )
-        info = {"nli": nli_signature(nli), "rules_version": RULES_VERSION, "method": cfg.method, **extra}
+            ds, got.samples, got.nli, cfg.respond, subset=got.subset, method=cfg.method, config=cfg.config,
+            cut=cut,
+        )  # fmt: skip
+        info = {"nli": nli_signature(got.nli), "rules_version": RULES_VERSION, "method": cfg.method}
+        info |= got.extra | ({"replies_cut": cut, "max_reply_chars": MAX_REPLY_CHARS} if cut else {})
         summary = summarize(items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info)
+        if cut:
+            log.warning(cut_warning(cut, MAX_REPLY_CHARS))
         if cfg.out is not None:
             atomic_write_jsonl(cfg.out / SCORES_FILE, [it.to_dict() for it in items])
             atomic_write_json(cfg.out / SUMMARY_FILE, summary)
     return ScoreResult(items=items, summary=summary, out=cfg.out)
 
 
-def _responses_and_nli(
-    cfg: ScoreConfig, ds: DatasetDir
-) -> tuple[list[Sample], Mapping[str, str], NLI | None, dict[str, Any]]:
+def check_rescoring(cfg: ScoreConfig, part: str, value: str) -> None:
+    """A run folder whose summary was scored with another method or NLI model is not silently rescored:
+    its figures would be replaced by ones that mean something else."""
+    if cfg.out is None or cfg.overwrite or not (cfg.out / SUMMARY_FILE).is_file():
+        return
+    old = read_json(cfg.out / SUMMARY_FILE)
+    stored = parse_signature(str(old.get("signature", ""))) if isinstance(old, dict) else {}
+    if part in stored and stored[part] != value:
+        raise InputError(
+            f"holds scores with {part}:{stored[part]}; scoring with {part}:{value} would replace them; use "
+            "another --out (consistest score --responses RUN/responses.jsonl ... --out NEW scores a run's "
+            "replies anew), or --overwrite",
+            path=str(cfg.out / SUMMARY_FILE),
+        )
+
+
+def cap_replies(responses: Mapping[str, str], samples: Sequence[Sample]) -> tuple[dict[str, str], int]:
+    """The samples' replies cut to ``MAX_REPLY_CHARS`` (the rules and categories read no more), and how
+    many were cut."""
+    out = {s.id: responses[s.id] for s in samples}
+    long = [k for k, v in out.items() if len(v) > MAX_REPLY_CHARS]
+    for k in long:
+        out[k] = out[k][:MAX_REPLY_CHARS]
+    return out, len(long)
+
+
+def _responses_and_nli(cfg: ScoreConfig, ds: DatasetDir) -> _Inputs:
     """Responses read first (fail fast) then the NLI model; or the NLI model first, then generation."""
     samples = ds.samples
     if cfg.respond is None:
+        chosen = (cfg.subset or Subset()).select(samples)
         if isinstance(cfg.responses, Mapping):
-            check_coverage(cfg.responses, samples)
-            return samples, cfg.responses, _nli(cfg), {}
-        path = Path(cfg.responses)  # type: ignore[arg-type]
-        responses = read_responses(path, samples)
-        return samples, responses, _nli(cfg), {"responses": path.name}
+            check_coverage(cfg.responses, samples, subset_ok=True)
+            responses, extra = cfg.responses, {}
+        else:
+            path = Path(cfg.responses)  # type: ignore[arg-type]
+            responses = read_responses(path, chosen if is_csv(path) else samples, subset_ok=True)
+            extra = {"responses": path.name}
+        chosen, tag, covered = responses_subset(cfg, samples, chosen, responses)
+        if covered is not None:
+            extra["responses_subset"] = covered
+            log.warning(subset_warning(covered["scored"], covered["dataset"]))
+        return _Inputs(chosen, responses, _nli_checked(cfg), extra, tag)
     if cfg.out is None:
         raise InputError("generating responses needs an output directory (--out)")
-    nli = _nli(cfg)
+    nli = _nli_checked(cfg)
     path = respond(cfg.respond, samples, cfg.out, quiet=cfg.quiet, data_hash=ds.content_hash)
-    samples = cfg.respond.subset(samples)
-    return samples, read_responses(path, samples), nli, {"generation": cfg.respond.settings()}
+    chosen = cfg.respond.subset(samples)
+    extra = {"generation": cfg.respond.settings()}
+    return _Inputs(chosen, read_responses(path, chosen), nli, extra, cfg.respond.subset_tag(len(samples)))
+
+
+def responses_subset(
+    cfg: ScoreConfig, samples: Sequence[Sample], chosen: list[Sample], responses: Mapping[str, str]
+) -> tuple[list[Sample], str | None, dict[str, int] | None]:
+    """(samples scored, the signature's subset tag, {"scored", "dataset"} when the responses cover only
+    part of the dataset). A --limit/--sample subset must be covered whole."""
+    where = str(cfg.responses) if not isinstance(cfg.responses, Mapping) else None
+    selection = cfg.subset or Subset()
+    tag = selection.tag(len(samples))
+    missing = [s.id for s in chosen if s.id not in responses]
+    if missing and tag is not None:
+        raise InputError(
+            f"{len(missing)} of the {len(chosen)} samples of subset {tag} have no response, first id "
+            f"{missing[0]!r}",
+            path=where,
+        )
+    if not missing:
+        return chosen, tag, None
+    chosen = [s for s in chosen if s.id in responses]
+    if not chosen:
+        raise InputError("no response has the id of a sample of this dataset", path=where)
+    tag = f"responses-{len(chosen)}-{content_hash(sorted(s.id for s in chosen))[:8]}"
+    return chosen, tag, {"scored": len(chosen), "dataset": len(samples)}
+
+
+def _nli_checked(cfg: ScoreConfig) -> NLI | None:
+    """The NLI model, then a refusal when the run folder holds scores of another NLI model."""
+    nli = _nli(cfg)
+    check_rescoring(cfg, "nli", nli_signature(nli))
+    return nli
 
 
 def _nli(cfg: ScoreConfig) -> NLI | None:
@@ -165,8 +253,10 @@ def score_signature(
     subset: str | None = None,
     method: Method = "paper",
     config: str = "default",
+    cut: int = 0,
 ) -> str:
-    """The data (its verified hash, the config and a subset when not all of it, memory and distances), the
+    """The data (its verified hash, the config and a subset when not all of it, how many replies were cut to
+    MAX_REPLY_CHARS when any, memory and distances), the
     scorer (NLI model and label map, rules version, method, category version) and, for generated responses,
     the model, variant and decoding."""
     settings = dict((ds.info or {}).get("settings") or {})
@@ -175,6 +265,7 @@ def score_signature(
             ("data", ds.content_hash[:12]),
             *config_parts(ds, config),
             ("subset", subset),
+            ("cut", cut or None),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
             ("method", signature_value(method)),

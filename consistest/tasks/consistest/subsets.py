@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from consistest.core.errors import InputError
 from consistest.core.records import Sample
@@ -74,3 +75,35 @@ def stratified_sample(samples: Sequence[Sample], n: int, seed: int = 0) -> list[
 def sample_tag(n: int, seed: int) -> str:
     """The signature's ``subset:`` value, e.g. ``sample-400-s0``."""
     return f"sample-{n}-s{seed}"
+
+
+@dataclass(frozen=True)
+class Subset:
+    """Which samples a run covers: all, the first ``limit`` (a smoke run) or a stratified ``sample``; the
+    one place --limit and --sample are checked, selected and named (generation and --responses alike)."""
+
+    limit: int | None = None
+    sample: int | None = None
+    sample_seed: int = 0
+
+    def __post_init__(self) -> None:
+        if self.limit is not None and self.limit < 1:  # no samples: no score, only an empty table
+            raise InputError(f"must be at least 1, got {self.limit}", field="limit")
+        if self.sample is not None and self.sample < 1:
+            raise InputError(f"must be at least 1, got {self.sample}", field="sample")
+        if self.sample is not None and self.limit is not None:
+            raise InputError("give --limit or --sample, not both", field="sample")
+
+    def select(self, samples: Sequence[Sample]) -> list[Sample]:
+        """The samples covered: all, the first ``limit``, or a stratified ``sample``."""
+        if self.sample is not None:
+            return stratified_sample(samples, self.sample, self.sample_seed)
+        return list(samples if self.limit is None else samples[: self.limit])
+
+    def tag(self, n_total: int) -> str | None:
+        """The signature's ``subset:`` value (``first-N``, ``sample-N-sSEED``); None for the whole dataset."""
+        if self.sample is not None and self.sample < n_total:
+            return sample_tag(self.sample, self.sample_seed)
+        if self.limit is not None and self.limit < n_total:
+            return f"first-{self.limit}"
+        return None

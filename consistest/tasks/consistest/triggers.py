@@ -53,11 +53,10 @@ def parse_triggers(text: str) -> tuple[Trigger, ...]:
     """``"paraphrase,short"`` -> ("paraphrase", "short") in canonical order; unknown names are errors."""
     names = [t.strip() for t in text.split(",") if t.strip()]
     bad = [t for t in names if t not in TRIGGERS]
-    if bad or not names:
-        raise InputError(
-            f"unknown trigger {bad[0] if bad else text!r}; choose from {', '.join(TRIGGERS)}",
-            field="triggers",
-        )
+    if not names:
+        raise InputError(f"names no trigger ({text!r}); choose from {', '.join(TRIGGERS)}", field="triggers")
+    if bad:
+        raise InputError(f"unknown trigger {bad[0]!r}; choose from {', '.join(TRIGGERS)}", field="triggers")
     return tuple(t for t in TRIGGERS if t in names)
 
 
