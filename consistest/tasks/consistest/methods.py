@@ -48,6 +48,11 @@ def support_text(s: Sample) -> str:
     return " ".join([s.fact, s.nli_premise, *s.persona])
 
 
+def fact_text(s: Sample) -> str:
+    """What the bot said that the answer rests on: the fact, and the NLI premise where it differs."""
+    return s.fact if s.nli_premise in ("", s.fact) else f"{s.fact} . {s.nli_premise}"
+
+
 def judge_samples(
     samples: Sequence[Sample],
     responses: Mapping[str, str],
@@ -72,7 +77,8 @@ def judge_samples(
             for v, lab in zip(paper, labels, strict=True)
         ]  # fmt: skip
     plus = [
-        judge_plus(s.question, s.answer, s.type, responses[s.id], support_text(s), rules) for s in samples
+        judge_plus(s.question, s.answer, s.type, responses[s.id], support_text(s), rules, fact_text(s))
+        for s in samples
     ]
     labels = _labels([v.pairs(s.nli_premise) for s, v in zip(samples, plus, strict=True)], nli, quiet)
     return [

@@ -1,0 +1,315 @@
+"""Y/N questions as propositions, and where a reply stands on one (a rule of ``--method plus``).
+
+"do you own a yacht ?" is the proposition "i own a yacht" (its negation: "i don't own a yacht"); its keys are
+the verb ("own") and the value ("yacht"). A clause of a reply *restates* it ("i own a yacht , it's a luxury
+vessel": ``yes``), *negates* it ("i've never owned a yacht": ``no``), states *another value* in the same
+frame ("i own a sailboat"; "i was born in somalia" to "were you born in kenya ?": ``other``), or says
+nothing about it (``None``). A fact is read the same way ("i have five sons": keys "5", "son"), so a reply
+can be checked against the fact too: "i have six sons" states another value than the fact.
+
+Pure token rules, no parser: the question's auxiliary and subject come from :mod:`.shortforms`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from consistest.metrics.numbers import normalize_numbers
+from consistest.metrics.rules import QUESTION_FUNCTION_WORDS, _fold
+from consistest.metrics.shortforms import _NEG, AUXILIARIES, NEG_QUESTION, _person_aux, subject_pronouns
+from consistest.metrics.words import CLITICS, FUNCTION_WORDS, GENERIC, WH_WORDS, is_negation, lex
+
+Stance = Literal["yes", "no", "other"]
+DETERMINERS = frozenset({"your", "ur", "the", "this", "that", "my"})
+MODIFIERS = lex("favorite favourite best older younger oldest youngest little big new old first last")
+ADVERBS = lex("ever still really usually often also even currently actually always sometimes now")
+LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
+SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",
+        "me": "you", "mine": "yours", "myself": "yourself"}  # fmt: skip
+PARTICIPLE = re.compile(
+    r"^(?:\w+(?:ed|en|ing)|been|born|seen|gone|done|had|made|got|lost|won|met|heard|read)$"
+)
+CLAUSE_BREAK = re.compile(r"[.!?;,]+|\b(?:but|though|although|however|except|whereas)\b")
+WORD = re.compile(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?")
+ARTICLES = frozenset({"a", "an", "the"})
+NOT_VALUES = lex("yes yeah yep nope nah a an the and or")
+
+
+@dataclass(frozen=True)
+class Proposition:
+    """What a yes answers: ``subject`` (in the answer's person), the question's base ``aux``, the main
+    ``verb`` when the auxiliary is not it (None for "are you married ?"-style predicates), ``rest`` (the
+    predicate after the verb), and the keys a reply is matched on."""
+
+    subject: tuple[str, ...]
+    pronoun: str
+    aux: str
+    verb: str | None
+    rest: tuple[str, ...]
+    adverbs: tuple[str, ...] = ()  # before the verb: "are you happily married ?"
+
+    def _aux(self) -> str:
+        return _person_aux(self.aux, self.pronoun)
+
+    def _predicate(self) -> str:
+        return " ".join([*self.adverbs, *([self.verb] if self.verb else []), *self.rest])
+
+    def statement(self) -> str:
+        """ "i own a yacht", "i am married", "my favorite color is blue", "i did finish high school"."""
+        aux = "" if self.aux == "do" else self._aux()
+        return " ".join(w for w in (*self.subject, aux, self._predicate()) if w)
+
+    def negation(self) -> str:
+        """ "i don't own a yacht", "i'm not married", "my favorite color isn't blue"."""
+        aux = self._aux()
+        if self.subject == ("i",) and aux == "am":
+            neg = "'m not"
+        else:
+            neg = " " + (_NEG[aux][0] if aux in _NEG else f"{aux}n't")
+        return f"{' '.join(self.subject)}{neg} {self._predicate()}".strip()
+
+
+@lru_cache(maxsize=1 << 14)
+def proposition(question: str) -> Proposition | None:
+    """The proposition of a Y/N question opening with an auxiliary and a subject, else None."""
+    words = [w for w in _words(question) if w not in ("so", "and", "but", "oh", "well", "ok", "okay")]
+    if len(words) < 3 or NEG_QUESTION.get(words[0], words[0]) not in AUXILIARIES:
+        return None
+    aux, rest = NEG_QUESTION.get(words[0], words[0]), words[1:]
+    if any(is_negation(w) for w in rest):
+        return None  # "have you never ...": which answer is "yes" is unclear
+    pronouns = subject_pronouns(rest[:2])
+    if pronouns:
+        n = 1
+        if rest[0] in DETERMINERS:
+            n = 2
+            while n < len(rest) - 1 and rest[n - 1] in MODIFIERS:
+                n += 1
+        subject = tuple(SWAP.get(w, w) for w in rest[:n]) if rest[0] not in ("you", "u", "ya") else ("i",)
+        pronoun = pronouns[0]
+    else:  # "were women allowed to vote ...": a bare noun subject
+        n, subject = 1, (rest[0],)
+        pronoun = "they" if rest[0].endswith("s") or rest[0] in ("women", "men", "people") else "it"
+    pred = [_swap(w, nxt) for w, nxt in zip(rest[n:], [*rest[n + 1 :], ""], strict=True)]
+    if not pred:
+        return None
+    verb, k = None, 0
+    while k < len(pred) - 1 and (pred[k] in ADVERBS or pred[k].endswith("ly")):
+        k += 1
+    head = pred[k]
+    if aux in ("am", "are", "is", "was", "were"):
+        verb = head if PARTICIPLE.match(head) and head not in FUNCTION_WORDS - {"been"} else None
+    elif aux in ("have", "has", "had"):
+        verb = head if head not in DETERMINERS | ARTICLES | {"any", "some", "no"} else None
+    else:
+        verb = head
+    if verb is None:
+        return Proposition(subject, pronoun, aux, None, tuple(pred))
+    return Proposition(subject, pronoun, aux, verb, tuple(pred[k + 1 :]), tuple(pred[:k]))
+
+
+def _swap(word: str, nxt: str) -> str:
+    """Second person -> first ("your" -> "my"; "you" -> "i" before a verb, else "me") and back."""
+    if word in ("you", "u") and nxt in AUXILIARIES | {"like", "want", "need", "think", "know"}:
+        return "i"
+    return SWAP.get(word, word)
+
+
+CONTRACTIONS = re.compile(r"\b(i|you|we|they|he|she|it|that|there)'(m|ve|re|ll|s|d)\b")
+PRONOUN_ONE = re.compile(
+    r"\bones?\b(?=\s*(?:[^\w\s]|$|(?:and|but|of|that|which|who|i|too|for|in|on|at|with)\b))"
+)
+EXPANDED = {"m": "am", "ve": "have", "re": "are", "ll": "will", "s": "is", "d": "would"}
+
+
+def _words(text: str) -> list[str]:
+    """Lowercase words, numbers as digits, pronoun contractions expanded ("i'm" -> "i am"; "don't" stays)."""
+    text = str(text).lower().replace("\u2019", "'")
+    text = CONTRACTIONS.sub(lambda m: f"{m.group(1)} {EXPANDED[m.group(2)]}", text)
+    text = re.sub(r"\bim\b", "i am", text)
+    text = PRONOUN_ONE.sub("onepron", text)  # "a small one .": a pronoun, not a number
+    return WORD.findall(normalize_numbers(text))
+
+
+def stem(word: str) -> str:
+    """A crude stem for matching ("dancing", "danced", "dance" -> "danc"; "runner" -> "run")."""
+    w = _fold(word)
+    for suf in ("ing", "ed", "er", "es", "e"):
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            w = w[: -len(suf)]
+            break
+    if len(w) > 3 and w[-1] == w[-2]:
+        w = w[:-1]
+    return w[:-1] + "y" if w.endswith("i") else w
+
+
+def is_content(word: str) -> bool:
+    """A word that can carry a value: not a function word, negation, clitic or contraction."""
+    return not (
+        word in FUNCTION_WORDS or word in QUESTION_FUNCTION_WORDS or word in CLITICS or word in WH_WORDS
+        or word in NOT_VALUES or "'" in word or is_negation(word)
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Keys:
+    """A statement to match against: its verb stem (None: none), its value stems in order, the raw words
+    (for frames), and whether it is negated."""
+
+    verb: str | None
+    value: tuple[str, ...]
+    words: tuple[str, ...]
+    negated: bool = False
+    subject: tuple[str, ...] = ("i",)
+
+
+def question_keys(p: Proposition) -> Keys:
+    words = ((p.verb,) if p.verb else ()) + p.rest
+    value = tuple(stem(w) for w in p.rest if is_content(w) and not _adverb(w))
+    return Keys(_vstem(p.verb) if p.verb else None, value, words, subject=p.subject)
+
+
+SUBJECTS = frozenset({"i", "we", "he", "she", "they", "it", "that", "this", "there"})
+BE = frozenset({"am", "is", "are", "was", "were", "be", "been"})
+HELPERS = frozenset({"do", "does", "did", "will", "would", "can", "could", "should", "may", "might", "must"})
+
+
+@lru_cache(maxsize=1 << 14)
+def statement_keys(clause: str) -> Keys | None:
+    """The keys of a statement ("i drive a nissan pathfinder": verb drive, value nissan pathfinder; "i am a
+    teacher": no verb, value teacher); None when it has no content word."""
+    words = _words(clause)
+    if not any(is_content(w) for w in words):
+        return None
+    i = 0
+    if words[0] in SUBJECTS:
+        i = 1
+    elif words[0] in DETERMINERS and len(words) > 1:
+        i = 2
+    subject = tuple(words[:i])
+    be = False
+    while i < len(words) - 1 and (
+        words[i] in HELPERS
+        or words[i] in BE
+        or is_negation(words[i])
+        or _adverb(words[i])
+        or words[i] == "have"
+        and words[i + 1] == "been"
+    ):
+        be |= words[i] in BE
+        i += 1  # auxiliaries, negations and adverbs before the verb  # fmt: skip
+    verb = words[i] if i < len(words) and (not be or PARTICIPLE.match(words[i])) else None
+    if verb is not None and not (is_content(verb) or verb in LIKE or verb in ("have", "had", "has")):
+        verb = None
+    value = tuple(stem(w) for w in words[(i + 1 if verb else i) :] if is_content(w) and not _adverb(w))
+    negated = any(is_negation(w) for w in words)
+    return Keys(_vstem(verb) if verb else None, value, tuple(words), negated, subject)
+
+
+def _adverb(word: str) -> bool:
+    return word in ADVERBS or (word.endswith("ly") and len(word) > 4)
+
+
+def _vstem(verb: str) -> str:
+    return "like" if verb in LIKE else stem(verb)
+
+
+def clauses(text: str) -> list[str]:
+    """The clauses of a reply: split at sentence and comma punctuation and at "but", "though" ..."""
+    return [c.strip() for c in CLAUSE_BREAK.split(str(text).lower()) if c and c.strip()]
+
+
+def clause_stance(keys: Keys, clause: str, min_share: float = 0.0, min_swap: float = 0.0) -> Stance | None:
+    """``yes`` (the clause states what ``keys`` states), ``no`` (its negation), ``other`` (another value in
+    the same frame), or None (the clause is not about it). A clause holding only some of the keys (verb
+    and value words) restates them when it holds at least ``min_share`` of them, and states another value
+    when it holds at least ``min_swap`` of them."""
+    words = _words(clause)
+    stems = [
+        _match_stem(w, keys) if w != "like" or _verb_like(words, k) else None for k, w in enumerate(words)
+    ]
+    flipped = any(is_negation(w) for w in words) != keys.negated
+    hits = [v for v in keys.value if v in stems]
+    verb_hit = keys.verb is not None and keys.verb in stems
+    share = (len(hits) + verb_hit) / (len(keys.value) + (keys.verb is not None) or 1)
+    if len(hits) == len(keys.value) and (hits or verb_hit):
+        return "no" if flipped else "yes"
+    if (hits or verb_hit) and share >= min_swap and _substituted(keys, words, stems) is not None:
+        return None if flipped else "other"
+    if hits and share >= min_share:
+        return "no" if flipped else "yes"
+    if keys.verb is None and not flipped and _be_another(keys, words):
+        return "other"  # "i'm an elementary school teacher" to "are you a truck driver ?"
+    return None
+
+
+def _verb_like(words: list[str], k: int) -> bool:
+    """ "like" is the verb after a subject, an auxiliary, a negation or an adverb ("i really like"), not the
+    preposition of "nothing like a glass of wine"."""
+    prev = words[k - 1] if k else ""
+    return (
+        prev in SUBJECTS or prev in HELPERS or prev in ("you", "would") or is_negation(prev) or _adverb(prev)
+    )
+
+
+def _be_another(keys: Keys, words: list[str]) -> bool:
+    """The clause says what the subject is ("i am a teacher") where the keys say it is something else
+    ("a truck driver"): both name it with an indefinite article."""
+    n = len(keys.subject)
+    if tuple(words[:n]) != keys.subject or not ({"a", "an"} & set(keys.words)):
+        return False
+    rest = words[n:]
+    while rest and (rest[0] in BE or rest[0] == "have" or _adverb(rest[0])):
+        rest = rest[1:]
+    return len(rest) > 1 and rest[0] in ("a", "an") and any(is_content(w) for w in rest[1:3])
+
+
+def _match_stem(word: str, keys: Keys) -> str | None:
+    if keys.verb is not None and _vstem(word) == keys.verb:
+        return keys.verb
+    return stem(word) if is_content(word) else None
+
+
+def _substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple[str, str] | None:
+    """(missing word, the word in its place) when a missing value word's place, next to a word both share
+    and behind the same function words ("born in _", "five _", "drive a _"), holds another content word."""
+    ref = [_match_stem(w, keys) for w in keys.words]
+    for i, s in enumerate(ref):
+        if s is None or s not in keys.value or s in stems:
+            continue
+        for step in (-1, 1):  # the anchor: the nearest shared word before (step -1) or after the gap
+            j = i + step
+            while 0 <= j < len(ref) and ref[j] is None:
+                j += step
+            if not (0 <= j < len(ref)) or ref[j] not in stems:
+                continue
+            gap = _gap(keys.words, j, i)
+            k = stems.index(ref[j])
+            m = k - step
+            while 0 <= m < len(words) and words[m] in ARTICLES:
+                m -= step
+            got = []
+            while 0 <= m < len(words) and len(got) < len(gap) and stems[m] is None:
+                got.append(words[m])
+                m -= step
+                while 0 <= m < len(words) and words[m] in ARTICLES:
+                    m -= step
+            found = 0 <= m < len(words) and stems[m] not in (None, *ref) and words[m] not in GENERIC
+            if len(got) == len(gap) and found and not _split_compound(words, m, step, keys.words[i]):
+                return keys.words[i], words[m]  # the same frame ("born in _"), another word in the place
+    return None
+
+
+def _split_compound(words: list[str], m: int, step: int, missing: str) -> bool:
+    """ "full time" for "fulltime": the word in the place and its neighbour spell the missing word."""
+    pair = words[m : m + 2] if step == -1 else words[m - 1 : m + 1]
+    return "".join(pair) == missing
+
+
+def _gap(words: tuple[str, ...], anchor: int, missing: int) -> tuple[str, ...]:
+    """The function words between an anchor and a missing word, read from the anchor towards it."""
+    step = 1 if missing > anchor else -1
+    return tuple(w for w in words[anchor + step : missing : step] if w not in ARTICLES)
