@@ -20,14 +20,14 @@ DATA = Path(__file__).with_name("data")
 QAS = [  # id, type, question, truth, fact
     ("w1", "wh", "what is your favorite food ?", "pizza", "i like pizza ."),
     ("w2", "wh", "who visits you ?", "my dad", "my dad visits me ."),
-    ("w3", "wh", "what do you do ?", "dentist", "i am a dentist ."),
+    ("w3", "wh", "what do you do ?", "dentist", "i am a dentist at the clinic ."),
     ("y1", "yn", "do you love cats ?", "yes", "i love cats ."),
     ("y2", "yn", "do you work at a bar ?", "no", "i work at a school ."),
 ]
 LABELS = [  # the failure classes: paper gets each wrong, the guidelines say otherwise
     {"id": "w1", "response": "pizza , sushi and tacos", "human": 0.5, "class": "hallucinated_extra"},
     {"id": "w2", "response": "my mom", "human": 0, "note": "function words only"},
-    {"id": "w3", "response": "i fix people's teeth", "human": 1},
+    {"id": "w3", "response": "i fix people's teeth at the clinic", "human": 1},
     {"id": "y1", "response": "yes , i can not stand cats", "human": 0},
     {"id": "y2", "response": "no , i work at a school", "human": 1},
 ]
@@ -63,7 +63,7 @@ def test_agree_prints_table4_layout(dataset: Path, tmp_path: Path) -> None:
         assert any(line.startswith(name) for line in lines), name
     assert not any(line.startswith("NLI-only") for line in lines)  # needs a model
     assert "plus - paper (paired bootstrap 95% CI, n=5)" in res.output
-    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-1" in lines[-1]
+    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-2" in lines[-1]
 
 
 class Fake:
@@ -73,7 +73,7 @@ class Fake:
     name = signature = "fake"
 
     def predict(self, pairs):
-        return ["entailment" if p == "i fix people's teeth" else "neutral" for p, _ in pairs]
+        return ["entailment" if p == "i fix people's teeth at the clinic" else "neutral" for p, _ in pairs]
 
 
 def test_plus_agrees_where_paper_does_not(dataset: Path, tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_score_method_plus_is_in_the_signature(dataset: Path, tmp_path: Path) ->
     args = ("score", "--dataset", dataset, "--responses", responses, "--nli", "none", "--n-boot", "0")
     res = run_cli(*args, "--method", "plus", "--out", tmp_path / "run", "--format", "json")
     assert res.exit_code == 0, res.output
-    assert "|method:plus-1|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
+    assert "|method:plus-2|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
     rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "scores.jsonl").read_text().splitlines())}
     assert rows["w1"]["score"] == 0.5 and rows["w1"]["outcome"] == "extra_values"
     assert rows["w2"]["score"] == 0.0 and rows["y1"]["outcome"] == "long_part_disagrees"

@@ -298,7 +298,7 @@ def _substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple
                 while 0 <= m < len(words) and words[m] in ARTICLES:
                     m -= step
             found = 0 <= m < len(words) and stems[m] not in (None, *ref) and words[m] not in GENERIC
-            if len(got) == len(gap) and found and not _split_compound(words, m, step, keys.words[i]):
+            if tuple(got) == gap and found and not _split_compound(words, m, step, keys.words[i]):
                 return keys.words[i], words[m]  # the same frame ("born in _"), another word in the place
     return None
 

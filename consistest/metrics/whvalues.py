@@ -84,7 +84,7 @@ def _item(words: list[str], folded: list[str], j: int, step: int) -> tuple[list[
     """The list item starting at ``j`` going in direction ``step``: up to two content words, after an
     article or "a bit of"; returns (its folded words, the index after it)."""
     item: list[str] = []
-    while 0 <= j < len(words) and words[j] in ("a", "an", "the", "some", "bit", "little", "of"):
+    while 0 <= j < len(words) and words[j] in ("a", "an", "the", "some", "bit", "of"):
         j += step
     while 0 <= j < len(words) and len(item) < 2 and words[j] not in LIST_JOINERS:
         if not _value_word(words[j]):

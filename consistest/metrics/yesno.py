@@ -105,7 +105,7 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
                 on_q
             ]
             return Reading(outcome, "yes" if on_q == "yes" else "no")
-    if standalone and not _shares_content(question, fact, parts):
+    if standalone and fact.strip() and not _shares_content(question, fact, parts):
         return Reading("off_topic", wrong_anyway=True)
     return Reading("undecided")
 
