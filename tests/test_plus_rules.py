@@ -49,7 +49,7 @@ def test_truth_keywords_without_question_words(truth: str, question: str, keywor
         ("i'm a doctor , but i'm looking for a new job", ["doctor"], "", []),
         ("i am a doctor and i love it", ["doctor"], "", []),
         ("pizza", ["pizza"], "", []),
-        ("i love country music , and a bit of rock too", ["country"], "my favorite music is country", ["rock"]),
+        ("i love country music , and a bit of rock", ["country"], "my favorite music is country", ["rock"]),
         ("orange and brown , so ugly", ["orange"], "i hate orange", ["brown"]),
         ("i'm 12 years old and i'm 11", ["11"], "i'm 11", ["12"]),  # another number beside the truth
         ("i'm twenty three", ["23"], "i'm 23", []),
@@ -113,9 +113,8 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
         # another value: another number in the truth's place -> 0, not the credit of "year"
         ("how often ?", "twice a year", "wh", "about once a year", {}, 0.0, 0.5),
         # paraphrase: no keyword, but the reply entails the fact -> full credit; else 0
-        ("what do you do ?", "dentist", "wh", "i fix people's teeth all day", {"credit": "entailment"}, 1.0,
-         0.0),
-        ("what do you do ?", "dentist", "wh", "i fix people's teeth all day", {"credit": "neutral"}, 0.0, 0.0),
+        ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "entailment"}, 1.0, 0.0),
+        ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "neutral"}, 0.0, 0.0),
         # extras: full recall plus an unsupported listed value -> 0.5
         ("favorite food ?", "pizza", "wh", "pizza , sushi and tacos", {"guard": "neutral"}, 0.5, 1.0),
         ("favorite food ?", "pizza", "wh", "pizza , sushi and tacos", {"guard": "contradiction"}, 0.0, 0.0),
@@ -172,7 +171,7 @@ def test_paraphrase_asks_reply_to_fact_direction() -> None:
         ("i have a few kids", True),
     ],
 )
-def test_paraphrase_credit_is_asked_only_for_committed_on_topic_replies(response: str, asks_credit: bool) -> None:
+def test_paraphrase_credit_only_for_committed_on_topic_replies(response: str, asks_credit: bool) -> None:
     v = judge_plus("how many kids do you have ?", "three", "wh", response, "i fix teeth . i have three kids")
     assert ("credit" in v.asks) is asks_credit
 
