@@ -145,7 +145,7 @@ def test_evasive(text: str, is_evasive: bool) -> None:
         ("were you born in kenya ?", "no", "i was born in somalia .", "i was born in somalia",
          "restates_fact", 1.0),
         ("were you born in kenya ?", "yes", "i was born in kenya .", "i was born in somalia",
-         "other_value_than_fact", 0.0),
+         "states_other_value", 0.0),
         ("do you have six sons ?", "no", "i have five sons .", "i have six sons .", "other_value_than_fact",
          0.0),
         ("do you have pets ?", "yes", "i've 5cats .", "i have five cats !", "restates_fact", 1.0),

@@ -20,7 +20,7 @@ from typing import Literal
 from consistest.metrics.numbers import normalize_numbers
 from consistest.metrics.rules import QUESTION_FUNCTION_WORDS, _fold
 from consistest.metrics.shortforms import _NEG, AUXILIARIES, NEG_QUESTION, _person_aux, subject_pronouns
-from consistest.metrics.words import CLITICS, FUNCTION_WORDS, GENERIC, WH_WORDS, is_negation, lex
+from consistest.metrics.words import CLITICS, FUNCTION_WORDS, GENERIC, PRONOUNS, WH_WORDS, is_negation, lex
 
 Stance = Literal["yes", "no", "other"]
 DETERMINERS = frozenset({"your", "ur", "the", "this", "that", "my"})
@@ -35,7 +35,7 @@ PARTICIPLE = re.compile(
 CLAUSE_BREAK = re.compile(r"[.!?;,]+|\b(?:but|though|although|however|except|whereas)\b")
 WORD = re.compile(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?")
 ARTICLES = frozenset({"a", "an", "the"})
-NOT_VALUES = lex("yes yeah yep nope nah a an the and or")
+NOT_VALUES = lex("yes yeah yep nope nah a an the and or both either")
 
 
 @dataclass(frozen=True)
@@ -164,12 +164,14 @@ class Keys:
     words: tuple[str, ...]
     negated: bool = False
     subject: tuple[str, ...] = ("i",)
+    past: bool = False  # asked in the past ("did you ever skate ?"): "i used to skate" answers yes
 
 
 def question_keys(p: Proposition) -> Keys:
     words = ((p.verb,) if p.verb else ()) + p.rest
-    value = tuple(stem(w) for w in p.rest if is_content(w) and not _adverb(w))
-    return Keys(_vstem(p.verb) if p.verb else None, value, words, subject=p.subject)
+    value = tuple(stem(w) for w in p.rest if is_content(w) and w not in ADVERBS)
+    past = p.aux in ("did", "was", "were", "had")
+    return Keys(_vstem(p.verb) if p.verb else None, value, words, subject=p.subject, past=past)
 
 
 SUBJECTS = frozenset({"i", "we", "he", "she", "they", "it", "that", "this", "there"})
@@ -187,8 +189,8 @@ def statement_keys(clause: str) -> Keys | None:
     i = 0
     if words[0] in SUBJECTS:
         i = 1
-    elif words[0] in DETERMINERS and len(words) > 1:
-        i = 2
+    elif words[0] in DETERMINERS and len(words) > 1:  # "my favorite music genre is ..."
+        i = next((j for j in range(2, min(len(words), 5)) if words[j] in BE or words[j] in HELPERS), 2)
     subject = tuple(words[:i])
     be = False
     while i < len(words) - 1 and (
@@ -196,17 +198,22 @@ def statement_keys(clause: str) -> Keys | None:
         or words[i] in BE
         or is_negation(words[i])
         or _adverb(words[i])
-        or words[i] == "have"
-        and words[i + 1] == "been"
+        or (words[i] in FUNCTION_WORDS and words[i] not in LIKE | {"have", "has", "had"})
+        or (words[i] == "have" and words[i + 1] == "been")
     ):
         be |= words[i] in BE
-        i += 1  # auxiliaries, negations and adverbs before the verb  # fmt: skip
+        i += 1  # auxiliaries, negations and adverbs before the verb ("i just bought")  # fmt: skip
     verb = words[i] if i < len(words) and (not be or PARTICIPLE.match(words[i])) else None
     if verb is not None and not (is_content(verb) or verb in LIKE or verb in ("have", "had", "has")):
         verb = None
-    value = tuple(stem(w) for w in words[(i + 1 if verb else i) :] if is_content(w) and not _adverb(w))
-    negated = any(is_negation(w) for w in words)
-    return Keys(_vstem(verb) if verb else None, value, tuple(words), negated, subject)
+    value = tuple(stem(w) for w in words[(i + 1 if verb else i) :] if is_content(w) and w not in ADVERBS)
+    return Keys(_vstem(verb) if verb else None, value, tuple(words), _negated(words), subject)
+
+
+def _negated(words: list[str] | tuple[str, ...], past: bool = False) -> bool:
+    """A negation, or "used to" where the present is asked ("i used to paint": not now)."""
+    used_to = not past and any(a == "used" and b == "to" for a, b in zip(words, words[1:], strict=False))
+    return used_to or any(is_negation(w) for w in words)
 
 
 def _adverb(word: str) -> bool:
@@ -222,27 +229,49 @@ def clauses(text: str) -> list[str]:
     return [c.strip() for c in CLAUSE_BREAK.split(str(text).lower()) if c and c.strip()]
 
 
+@dataclass(frozen=True)
+class ClauseReading:
+    """A clause's stance on some keys and whether it rests on all of them (``full``: every key word said,
+    or another value in a key word's place) or on part of them."""
+
+    stance: Stance
+    full: bool
+    hits: int = 0  # key words said (verb and value)
+
+
 def clause_stance(keys: Keys, clause: str, min_share: float = 0.0, min_swap: float = 0.0) -> Stance | None:
     """``yes`` (the clause states what ``keys`` states), ``no`` (its negation), ``other`` (another value in
-    the same frame), or None (the clause is not about it). A clause holding only some of the keys (verb
-    and value words) restates them when it holds at least ``min_share`` of them, and states another value
-    when it holds at least ``min_swap`` of them."""
+    the same frame), or None (the clause is not about it); see :func:`clause_reading`."""
+    got = clause_reading(keys, clause, min_share, min_swap)
+    return None if got is None else got.stance
+
+
+def clause_reading(
+    keys: Keys, clause: str, min_share: float = 0.0, min_swap: float = 0.0
+) -> ClauseReading | None:
+    """The clause's stance on ``keys``. A clause holding only some of the keys (verb and value words)
+    restates them when it holds at least ``min_share`` of them, and states another value when it holds at
+    least ``min_swap`` of them; a clause holding none may still say the subject is something else ("i'm a
+    teacher" to "are you a truck driver ?")."""
     words = _words(clause)
     stems = [
         _match_stem(w, keys) if w != "like" or _verb_like(words, k) else None for k, w in enumerate(words)
     ]
-    flipped = any(is_negation(w) for w in words) != keys.negated
+    flipped = _negated(words, keys.past) != keys.negated
     hits = [v for v in keys.value if v in stems]
     verb_hit = keys.verb is not None and keys.verb in stems
     share = (len(hits) + verb_hit) / (len(keys.value) + (keys.verb is not None) or 1)
-    if len(hits) == len(keys.value) and (hits or verb_hit):
-        return "no" if flipped else "yes"
-    if (hits or verb_hit) and share >= min_swap and _substituted(keys, words, stems) is not None:
-        return None if flipped else "other"
+    said = len(hits) + verb_hit
+    if len(hits) == len(keys.value) and said:
+        return ClauseReading("no" if flipped else "yes", True, said)
+    if said and share >= min_swap and _substituted(keys, words, stems) is not None:
+        return (
+            None if flipped or keys.negated else ClauseReading("other", True, said)
+        )  # not "no soda"/"no cola"
     if hits and share >= min_share:
-        return "no" if flipped else "yes"
-    if keys.verb is None and not flipped and _be_another(keys, words):
-        return "other"  # "i'm an elementary school teacher" to "are you a truck driver ?"
+        return ClauseReading("no" if flipped else "yes", False, said)
+    if not hits and keys.verb is None and not flipped and _be_another(keys, words):
+        return ClauseReading("other", False)
     return None
 
 
@@ -278,7 +307,7 @@ def _substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple
     and behind the same function words ("born in _", "five _", "drive a _"), holds another content word."""
     ref = [_match_stem(w, keys) for w in keys.words]
     for i, s in enumerate(ref):
-        if s is None or s not in keys.value or s in stems:
+        if s is None or s not in keys.value or s in stems or keys.words[i] in GENERIC:
             continue
         for step in (-1, 1):  # the anchor: the nearest shared word before (step -1) or after the gap
             j = i + step
@@ -297,7 +326,7 @@ def _substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple
                 m -= step
                 while 0 <= m < len(words) and words[m] in ARTICLES:
                     m -= step
-            found = 0 <= m < len(words) and stems[m] not in (None, *ref) and words[m] not in GENERIC
+            found = 0 <= m < len(words) and stems[m] not in (None, *ref) and words[m] not in PRONOUNS
             if tuple(got) == gap and found and not _split_compound(words, m, step, keys.words[i]):
                 return keys.words[i], words[m]  # the same frame ("born in _"), another word in the place
     return None

@@ -25,10 +25,10 @@ FUNCTION_WORDS = lex(
 WH_WORDS = lex("what who whom whose which where when why how")
 # What content_tokens leaves of contractions ("i've" -> "i", "ve") and words that carry no value.
 CLITICS = lex("m s re ve ll d t nt im ive")
-# Nouns that name no value: another one in a value's place is not another value ("the day" for "time").
-GENERIC = lex(
-    "time times day days today thing things stuff way kind sort bit lot place something everything onepron"
-)
+# Nouns that name no value: a word in their place is not another value ("the day" for "time") ...
+GENERIC = lex("time times thing things stuff way kind sort bit lot place something everything")
+# ... and words that stand for a value without naming another ("a small one" -> "onepron").
+PRONOUNS = lex("onepron something everything anything stuff thing things it them")
 NEGATIONS = lex("not n't never no don't can't cannot won't isn't aren't wasn't didn't doesn't")
 NEGATIVE_VERBS = lex("hate hates hated dislike dislikes disliked")
 # Evasive or non-committal replies: the reply answers nothing (the guidelines: 0). Matched as whole

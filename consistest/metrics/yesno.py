@@ -16,10 +16,11 @@ from functools import lru_cache
 from typing import Literal
 
 from consistest.metrics.propositions import (
+    ClauseReading,
     Keys,
     Stance,
     _words,
-    clause_stance,
+    clause_reading,
     clauses,
     is_content,
     proposition,
@@ -81,44 +82,53 @@ def about_user(clause: str) -> bool:
 
 def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalone: bool = True) -> Reading:
     """The reading of a reply without a yes/no word or short form (see the module's docstring); with
-    ``standalone=False`` the reading of the long part of one that has them, which need not be on topic."""
+    ``standalone=False`` the reading of the long part of one that has them, which need not be on topic.
+
+    Evidence that rests on all the words of a fact or of the question outranks evidence that rests on part
+    of them: the fact first, then the question's proposition, each read in full before either in part."""
     if standalone and evasive(cleaned):
         return Reading("evasive", wrong_anyway=True)
     parts = [c for c in clauses(cleaned) if not about_user(c)]
-    on_fact = _combine([_fact_stance(fact, c) for c in parts])
-    if on_fact == "conflict":
-        return Reading("conflicting", wrong_anyway=True)
-    if on_fact == "other":
-        return Reading("other_value_than_fact", wrong_anyway=True)
-    if on_fact is not None:
-        return Reading("restates_fact" if on_fact == "yes" else "negates_fact",
-                       truth if on_fact == "yes" else _flip(truth))  # fmt: skip
     prop = proposition(question)
-    if prop is not None:
-        keys = question_keys(prop)
-        share = (0.0, 0.0) if standalone else LONG_SHARE
-        on_q = _combine([clause_stance(keys, c, *share) for c in parts])
-        if on_q == "conflict":
+    share = (0.0, 0.0) if standalone else LONG_SHARE
+    on_q = [clause_reading(question_keys(prop), c, *share) for c in parts] if prop is not None else []
+    on_fact = [_fact_reading(fact, c) for c in parts]
+    for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
+                                   ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
+        got = _combine([r.stance for r in readings if r is not None and r.full is full])
+        if got == "conflict":
             return Reading("conflicting", wrong_anyway=True)
-        if on_q is not None:
-            outcome = {"yes": "restates_question", "no": "negates_question", "other": "states_other_value"}[
-                on_q
-            ]
-            return Reading(outcome, "yes" if on_q == "yes" else "no")
+        if got is not None:
+            return _reading(source, got, truth)
     if standalone and fact.strip() and not _shares_content(question, fact, parts):
         return Reading("off_topic", wrong_anyway=True)
     return Reading("undecided")
 
 
-def _fact_stance(fact: str, clause: str) -> Stance | None:
-    got = [clause_stance(k, clause, FACT_SHARE, FACT_SHARE) for k in fact_keys(fact)]
-    return next((s for s in ("yes", "no", "other") if s in got), None)
+def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:
+    if source == "fact":
+        if stance == "other":
+            return Reading("other_value_than_fact", wrong_anyway=True)
+        return Reading(
+            f"{'restates' if stance == 'yes' else 'negates'}_fact", truth if stance == "yes" else _flip(truth)
+        )
+    outcome = {"yes": "restates_question", "no": "negates_question", "other": "states_other_value"}[stance]
+    return Reading(outcome, "yes" if stance == "yes" else "no")
 
 
-def _combine(stances: list[Stance | None]) -> Stance | Literal["conflict"] | None:
+def _fact_reading(fact: str, clause: str) -> ClauseReading | None:
+    """The clause's strongest reading against any statement of the fact: full before partial, then yes
+    before no before another value. One shared word is partial evidence however short the fact ("i prefer
+    red to yellow" to the fact "my favorite color is yellow")."""
+    got = [r for k in fact_keys(fact) if (r := clause_reading(k, clause, FACT_SHARE, FACT_SHARE)) is not None]
+    got = [r if r.hits > 1 else ClauseReading(r.stance, False, r.hits) for r in got]
+    return min(got, key=lambda r: (not r.full, ("yes", "no", "other").index(r.stance)), default=None)
+
+
+def _combine(stances: list[Stance]) -> Stance | Literal["conflict"] | None:
     """One stance from the clauses': yes and no together conflict; yes beside another value is yes ("i'm
     wearing a hat . i'm wearing sunglasses")."""
-    got = set(stances) - {None}
+    got = set(stances)
     if {"yes", "no"} <= got:
         return "conflict"
     return next((s for s in ("yes", "no", "other") if s in got), None)
