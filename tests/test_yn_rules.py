@@ -174,6 +174,10 @@ def test_read_reply(question, truth, fact, reply, outcome, score) -> None:
         ("do you drive a nissan ?", "yes", "i drive a nissan pathfinder .", "i drive a nissan altima", 0.0),
         ("do you love cats ?", "yes", "i love cats", "i can not stand cats", 0.0),
         ("do you work at a bar ?", "yes", "i work at a bar", "i work at a bar downtown", 1.0),
+        # "have a _" alone anchors little: most of the fact said outranks it
+        ("do you have a dog ?", "yes", "i've a german shepherd dog .", "i have a german shepherd", 1.0),
+        ("do you drink cola ?", "no", "i do not drink soda .", "i don't drink cola", 1.0),  # both negated
+        ("are you a painter now ?", "no", "i used to be a painter", "i'm not a painter now", 1.0),
         ("do you like to dance ?", "yes", "i love to dance", "what about you", None),  # off topic: allowed
         ("do you know how to say hi in spanish ?", "no", "no", "i can say it in french", None),  # partly
     ],

@@ -26,6 +26,7 @@ Stance = Literal["yes", "no", "other"]
 DETERMINERS = frozenset({"your", "ur", "the", "this", "that", "my"})
 MODIFIERS = lex("favorite favourite best older younger oldest youngest little big new old first last")
 ADVERBS = lex("ever still really usually often also even currently actually always sometimes now")
+LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",
         "me": "you", "mine": "yours", "myself": "yourself"}  # fmt: skip
@@ -265,9 +266,10 @@ def clause_reading(
     if len(hits) == len(keys.value) and said:
         return ClauseReading("no" if flipped else "yes", True, said)
     if said and share >= min_swap and _substituted(keys, words, stems) is not None:
-        return (
-            None if flipped or keys.negated else ClauseReading("other", True, said)
-        )  # not "no soda"/"no cola"
+        if flipped or keys.negated:
+            return None  # "i don't drink cola" beside "i don't drink soda": no other value
+        # "i have a german shepherd" to "do you have a dog ?": a light verb alone anchors little
+        return ClauseReading("other", bool(hits) or keys.verb not in LIGHT_VERBS, said)
     if hits and share >= min_share:
         return ClauseReading("no" if flipped else "yes", False, said)
     if not hits and keys.verb is None and not flipped and _be_another(keys, words):
