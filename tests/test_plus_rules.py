@@ -54,6 +54,9 @@ def test_truth_keywords_without_question_words(truth: str, question: str, keywor
         ("i'm 12 years old and i'm 11", ["11"], "i'm 11", ["12"]),  # another number beside the truth
         ("i'm twenty three", ["23"], "i'm 23", []),
         ("over five thousand acres", ["5000", "acre"], "we have over 5000 acres", []),
+        # another value in the truth's own frame ("from _") elsewhere in the reply
+        ("my family is from india , and my dad is from nepal", ["india"], "i am from india", ["nepal"]),
+        ("i work in a bakery in town", ["bakery"], "i work in a bakery", []),  # "in town" is another frame
     ],
 )
 def test_extra_values(cleaned: str, truth: list[str], support: str, extras: list[str]) -> None:
@@ -108,6 +111,8 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
     [
         # function words: "my mom" for "my dad" gets nothing (the paper gives 0.5)
         ("who visits ?", "my dad", "wh", "my mom .", {}, 0.0, 0.5),
+        # word forms: "a dog walker" says "walk dogs"
+        ("what do you do ?", "walk dogs", "wh", "i'm a dog walker", {"guard": "neutral"}, 1.0, 0.5),
         # question words: "documentaries" is asked, only "war" is evidence
         ("what type of documentaries ?", "war documentaries", "wh", "nature documentaries", {}, 0.0, 0.5),
         # another value: another number in the truth's place -> 0, not the credit of "year"

@@ -2,7 +2,8 @@
 effects can be measured one at a time (``consistest agree --ablation``).
 
 - ``function-words``, ``question-words``, ``extras``, ``another-value``: WH keywords and values
-  (:mod:`.whvalues`).
+  (:mod:`.whvalues`); ``word-forms``: a truth keyword counts in another form of the word ("a dog walker"
+  for "walk dogs").
 - ``paraphrase``: a WH reply that recalls no keyword gets full credit when the NLI guard says the reply
   entails the fact, unless it is evasive, shares no content word with question, truth or fact, or states
   another value (another number than the truth's, a value in the truth's place); replies sharing a keyword
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
+from consistest.metrics.propositions import stem
 from consistest.metrics.rules import (
     FILLERS,
     Need,
@@ -41,8 +43,8 @@ from consistest.metrics.yesno import read_reply
 __all__ = ["FUNCTION_WORDS", "PLUS_VERSION", "RULES", "final_plus", "judge_plus", "method_tag"]
 
 PLUS_VERSION = 2  # 2: yn-proposition, question-words, another-value; yn-long, paraphrase, extras rewritten
-Rule = Literal["function-words", "question-words", "paraphrase", "extras", "another-value", "yn-proposition",
-               "yn-long", "out-of-persona"]  # fmt: skip
+Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
+               "yn-proposition", "yn-long", "out-of-persona"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)
 EXTRAS_CAP = 0.5
 
@@ -129,6 +131,9 @@ def _judge_wh(question: str, truth: str, cleaned: str, support: str, rules: Sequ
     """Keyword recall with the WH rules of ``rules``; the guard and the paraphrase credit as NLI asks."""
     alts = truth_keywords(truth, "function-words" in rules, question if "question-words" in rules else "")
     have = set(content_tokens(cleaned))
+    if "word-forms" in rules:  # "a dog walker" for "walk dogs"
+        have |= {stem(t) for t in have}
+        alts = [[stem(t) if t not in have else t for t in a] for a in alts]
     best = max(alts, key=lambda a: keyword_recall(a, have))
     score = keyword_recall(best, have)
     if "another-value" in rules and score < 1 and another_value(cleaned, truth):

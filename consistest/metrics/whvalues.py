@@ -5,7 +5,8 @@ truth (half the truth, a hallucinated extra, another value in the truth's place)
 - ``question-words``: truth words the question already holds are no evidence ("nature documentaries" for
   "war documentaries" to "what type of documentaries ...": only "war" counts).
 - ``extras``: values listed beside the truth ("pizza , sushi and tacos"; "country music , and a bit of
-  rock") or other numbers beside it ("i'm 12 years old and i'm 11") that the support does not hold: 0.5.
+  rock"), other numbers beside it ("i'm 12 years old and i'm 11") or values in its frame elsewhere ("from
+  india , and my dad is from nepal") that the support does not hold: 0.5.
 - ``another-value``: the truth's number replaced by another in the truth's own frame ("once a year" for
   "twice a year", "the third grade" for "fourth grade"): 0, not the partial credit of the words kept.
 """
@@ -71,7 +72,31 @@ def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> lis
         extras += [
             w for w in content_tokens(cleaned) if NUMBER.match(w) and w not in have and w not in extras
         ]
+    extras += [
+        w for w in frame_extras(words, folded, truth_tokens, support) if w not in have and w not in extras
+    ]
     return extras
+
+
+PREPOSITIONS = lex("from in on at to with for by about near")
+
+
+def frame_extras(words: list[str], folded: list[str], truth_tokens: Sequence[str], support: str) -> list[str]:
+    """Other values in the truth's own frame elsewhere in the reply: the support says "from india", the
+    reply "my family is from india , and my dad is from nepal" (the preposition(s) before the truth)."""
+    said = re.findall(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?", support.lower())
+    heads = [i for i, w in enumerate(said) if truth_tokens and content_tokens(w)[:1] == [truth_tokens[0]]]
+    if not heads:
+        return []
+    k = heads[0]
+    while k > 0 and heads[0] - k < 2 and (said[k - 1] in PREPOSITIONS or said[k - 1] in ("a", "an", "the")):
+        k -= 1
+    frame = tuple(said[k : heads[0]])
+    if not set(frame) & PREPOSITIONS or not any(t in folded for t in truth_tokens):
+        return []
+    n = len(frame)
+    return [folded[j] for j in range(n, len(words)) if tuple(words[j - n : j]) == frame
+            and folded[j] not in truth_tokens and _value_word(words[j])]  # fmt: skip
 
 
 def _value_word(w: str) -> bool:
