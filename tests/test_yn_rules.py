@@ -108,6 +108,7 @@ def test_clause_stance_on_the_question(question: str, clause: str, stance: str |
     ("fact", "clause", "stance"),
     [
         ("i drive a nissan pathfinder .", "i drive a nissan altima", "other"),
+        ("i like to watch nhl hockey .", "i love watching the game", None),  # two words gone: not one swapped
         ("i work fulltime in a shipyard", "i work full time in a shipyard", "yes"),  # "full time" = fulltime
         ("i am just spending time with my kids", "i am spending the day with my kids", "yes"),  # day: generic
         ("i have a german shepherd dog .", "he is a very loyal dog", None),  # too little of the fact

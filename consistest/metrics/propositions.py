@@ -268,8 +268,11 @@ def clause_reading(
     if said and share >= min_swap and _substituted(keys, words, stems) is not None:
         if flipped or keys.negated:
             return None  # "i don't drink cola" beside "i don't drink soda": no other value
-        # "i have a german shepherd" to "do you have a dog ?": a light verb alone anchors little
-        return ClauseReading("other", bool(hits) or keys.verb not in LIGHT_VERBS, said)
+        # Full evidence: one key word replaced, all others said ("i drive a nissan altima" for "... nissan
+        # pathfinder"); not "watching the game" for "watch nhl hockey", nor a light verb alone as anchor
+        # ("i have a german shepherd" to "do you have a dog ?").
+        full = len(hits) == len(keys.value) - 1 and (bool(hits) or keys.verb not in LIGHT_VERBS)
+        return ClauseReading("other", full, said)
     if hits and share >= min_share:
         return ClauseReading("no" if flipped else "yes", False, said)
     if not hits and keys.verb is None and not flipped and _be_another(keys, words):

@@ -64,9 +64,9 @@ def _model_table(by_model: dict[str, dict[str, dict[str, Any]]]) -> str:
         cells = "".join(
             f"  {_with_ci(rows[m], k):<{CELL + 6}}" for m in methods for k in ("mse", "agreement")
         )
-        out.append(
-            f"{model:<{width}}{rows['Human']['n']:>5}{_num(rows['Human']['mean_all']):>7}{cells}".rstrip()
-        )
+        line = f"{model:<{width}}{rows['Human']['n']:>5}{_num(rows['Human']['mean_all']):>7}{cells}".rstrip()
+        left = [f"{m[8:-1]} {rows[m]['undecided']}" for m in methods if rows[m].get("undecided")]
+        out.append(line + (f"  (undecided: {', '.join(left)})" if left else ""))
     return "\n".join(out)
 
 
