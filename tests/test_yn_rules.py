@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from consistest.metrics.propositions import (
+    clause_reading,
     clause_stance,
     proposition,
     question_keys,
@@ -105,20 +106,21 @@ def test_clause_stance_on_the_question(question: str, clause: str, stance: str |
 
 
 @pytest.mark.parametrize(
-    ("fact", "clause", "stance"),
+    ("fact", "clause", "reading"),
     [
-        ("i drive a nissan pathfinder .", "i drive a nissan altima", "other"),
-        ("i like to watch nhl hockey .", "i love watching the game", None),  # two words gone: not one swapped
-        ("i work fulltime in a shipyard", "i work full time in a shipyard", "yes"),  # "full time" = fulltime
-        ("i am just spending time with my kids", "i am spending the day with my kids", "yes"),  # day: generic
+        ("i drive a nissan pathfinder .", "i drive a nissan altima", ("other", True)),
+        ("i like to watch nhl hockey .", "i love watching the game", ("other", False)),  # two words gone
+        ("i work fulltime in a shipyard", "i work full time in a shipyard", ("yes", False)),  # no swap
+        ("i am just spending time with my kids", "i am spending the day with my kids", ("yes", False)),
         ("i have a german shepherd dog .", "he is a very loyal dog", None),  # too little of the fact
         ("i'm a professional tennis player .", "i play ping pong", None),
         ("i could make you an aspirin !", "i could make you one", None),  # "one": a pronoun, no value
+        ("i do not drink soda .", "i don't drink cola", None),  # negated both: no other value
     ],
 )
-def test_clause_stance_on_the_fact(fact: str, clause: str, stance: str | None) -> None:
-    got = {clause_stance(k, clause, 0.5, 0.5) for k in fact_keys(fact)} - {None}
-    assert (got.pop() if got else None) == stance
+def test_clause_reading_on_the_fact(fact: str, clause: str, reading: tuple | None) -> None:
+    got = [r for k in fact_keys(fact) if (r := clause_reading(k, clause, 0.5, 0.5)) is not None]
+    assert ((got[0].stance, got[0].full) if got else None) == reading
 
 
 def test_fact_keys_drop_the_answer_word_not_a_determiner() -> None:
