@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from consistest.tasks.consistest.agree import AgreeResult, SplitResult
+from typing import Any
 
 MEANS = (("All", "mean_all"), ("WH", "mean_wh"), ("Y/N", "mean_yn"))
 WITH_CI = (
@@ -18,16 +15,16 @@ WITH_CI = (
 CELL = 21  # "0.083 [0.060,0.108]" and a margin
 
 
-def render_agreement(result: AgreeResult, fmt: str = "table") -> str:
+def render_agreement(result: Any, fmt: str = "table") -> str:
     """Per labels file: Table 4 with intervals, the plus - paper line, rows per model, the ablation; then
-    the signature naming every labels file."""
+    the signature naming every labels file (``result``: an ``agree.AgreeResult``)."""
     if fmt == "json":
         return json.dumps(result.to_dict(), indent=1, sort_keys=True)
     blocks = [_split_block(sp) for sp in result.splits.values()]
     return "\n\n".join(blocks) + "\n" + result.signature
 
 
-def _split_block(sp: SplitResult) -> str:
+def _split_block(sp: Any) -> str:
     c = sp.counts
     head = (f"{sp.name}: {sp.path} ({c['all']} replies: WH {c['wh']}, Y/N {c['yn']}, of which "
             f"{c['yn_no_short']} without a yes/no word or short form)")  # fmt: skip
@@ -73,7 +70,7 @@ def _model_table(by_model: dict[str, dict[str, dict[str, Any]]]) -> str:
 def _ablation_table(rows: dict[str, dict[str, Any]]) -> str:
     """One row per rule set: MSE and agreement, and their paired difference to the paper's hybrid."""
     width = max(len(k) for k in rows) + 2
-    out = [f"{'ablation':<{width}}{'n':>5}{'MSE':>8}{'agree':>8}   {'MSE - paper':<24}{'agree - paper':<24}"]
+    out = [f"{'ablation':<{width}}{'n':>5}{'MSE':>8}{'agree':>8}   {'MSE - paper':<24}agree - paper"]
     for name, row in rows.items():
         comp = row["vs_paper"]
         out.append(f"{name:<{width}}{row['n']:>5}{_num(row['mse']):>8}{_num(row['agreement']):>8}   "
