@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from consistest.metrics.plus import RULES, final_plus, judge_plus, long_part, method_tag
-from consistest.metrics.whvalues import another_value, extra_values, number_like, truth_keywords
+from consistest.metrics.whvalues import another_value, extra_values, forms_recall, number_like, truth_keywords
 
 
 @pytest.mark.parametrize(
@@ -57,6 +57,7 @@ def test_truth_keywords_without_question_words(truth: str, question: str, keywor
         # another value in the truth's own frame ("from _") elsewhere in the reply
         ("my family is from india , and my dad is from nepal", ["india"], "i am from india", ["nepal"]),
         ("i work in a bakery in town", ["bakery"], "i work in a bakery", []),  # "in town" is another frame
+        ("i play with my cat and make her happy", ["cat"], "i play with my cat", []),  # "make her": a verb
     ],
 )
 def test_extra_values(cleaned: str, truth: list[str], support: str, extras: list[str]) -> None:
@@ -92,6 +93,21 @@ def test_another_value(cleaned: str, truth: str, another: bool) -> None:
     assert another_value(cleaned, truth) is another
 
 
+@pytest.mark.parametrize(
+    ("keywords", "said", "recall"),
+    [
+        (["walk", "dog"], ["i", "am", "a", "dog", "walker"], 1.0),  # another form of the word
+        (["bike"], ["my", "motorbike"], 1.0),  # inside a compound
+        (["super", "model", "italy"], ["a", "supermodel", "from", "italy"], 1.0),  # keywords written as one
+        (["burger", "king"], ["i", "am", "working"], 0.0),  # "wor" + "king" is no compound
+        (["dog"], ["a", "hotdog"], 0.0),  # too short to be found inside another word
+        (["pizza", "pasta"], ["pizza"], 0.5),
+    ],
+)
+def test_forms_recall(keywords: list[str], said: list[str], recall: float) -> None:
+    assert forms_recall(keywords, said) == recall
+
+
 @pytest.mark.parametrize(("word", "like"), [("12", True), ("twice", True), ("3rd", True), ("third", True),
                                             ("grade", False), ("1990s", True)])  # fmt: skip
 def test_number_like(word: str, like: bool) -> None:
@@ -113,6 +129,8 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
         ("who visits ?", "my dad", "wh", "my mom .", {}, 0.0, 0.5),
         # word forms: "a dog walker" says "walk dogs"
         ("what do you do ?", "walk dogs", "wh", "i'm a dog walker", {"guard": "neutral"}, 1.0, 0.5),
+        # a truth too long for the paper's five keywords is recalled without its function words
+        ("why is mom mad ?", "i did not pick up my toys", "wh", "she is mad about olives", {}, 0.0, None),
         # question words: "documentaries" is asked, only "war" is evidence
         ("what type of documentaries ?", "war documentaries", "wh", "nature documentaries", {}, 0.0, 0.5),
         # another value: another number in the truth's place -> 0, not the credit of "year"

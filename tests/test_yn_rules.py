@@ -76,7 +76,7 @@ def test_statement_keys(statement: str, verb: str | None, value: tuple[str, ...]
 
 
 @pytest.mark.parametrize(("a", "b"), [("dancing", "dance"), ("danced", "dance"), ("runner", "run"),
-                                      ("married", "marry"), ("cats", "cat")])  # fmt: skip
+                                      ("married", "marry"), ("cats", "cat"), ("children", "kids")])  # fmt: skip
 def test_stem_joins_forms(a: str, b: str) -> None:
     assert stem(a) == stem(b)
 
@@ -99,6 +99,9 @@ def test_stem_joins_forms(a: str, b: str) -> None:
         ("are you active ?", "i have been fortunate", None),  # no "a": not what the subject is
         ("do you work in a shipyard ?", "i work full time in a shipyard", "yes"),
         ("do you have kids ?", "i am spending the day with my kids", "yes"),
+        ("do you like poetry ?", "i love it", "yes"),  # the pronoun stands for the value
+        ("do you like poetry ?", "i don't really like it", "no"),
+        ("do you have any step children ?", "i have a step child", "yes"),
     ],
 )
 def test_clause_stance_on_the_question(question: str, clause: str, stance: str | None) -> None:

@@ -3,7 +3,7 @@ effects can be measured one at a time (``consistest agree --ablation``).
 
 - ``function-words``, ``question-words``, ``extras``, ``another-value``: WH keywords and values
   (:mod:`.whvalues`); ``word-forms``: a truth keyword counts in another form of the word ("a dog walker"
-  for "walk dogs").
+  for "walk dogs") or inside a compound ("supermodel" for "super model", "motorbike" for "bike").
 - ``paraphrase``: a WH reply that recalls no keyword gets full credit when the NLI guard says the reply
   entails the fact, unless it is evasive, shares no content word with question, truth or fact, or states
   another value (another number than the truth's, a value in the truth's place); replies sharing a keyword
@@ -26,7 +26,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from consistest.metrics.propositions import stem
 from consistest.metrics.rules import (
     FILLERS,
     Need,
@@ -36,7 +35,7 @@ from consistest.metrics.rules import (
     keyword_recall,
     truth_polarity,
 )
-from consistest.metrics.whvalues import another_value, extra_values, truth_keywords
+from consistest.metrics.whvalues import another_value, extra_values, forms_recall, truth_keywords
 from consistest.metrics.words import FUNCTION_WORDS, OUT_OF_PERSONA, evasive
 from consistest.metrics.yesno import read_reply
 
@@ -110,6 +109,13 @@ def judge_plus(
     paper: tuple[Ask, ...] = () if v.need is Need.NONE else (v.need.value,)  # type: ignore[assignment]
     if v.outcome.value == "keyword_recall":
         return _judge_wh(question, truth, v.cleaned, support, rules)
+    if (
+        v.outcome.value == "nli_only"
+        and qtype == "wh"
+        and "function-words" in rules
+        and truth_keywords(truth, True)
+    ):
+        return _judge_wh(question, truth, v.cleaned, support, rules)  # "i did not pick up my toys": pick, toy
     polarity = truth_polarity(truth) if qtype == "yn" else None
     if polarity is not None and "yn-proposition" in rules and v.outcome.value == "no_short_form":
         reading = read_reply(question, polarity, fact or support, v.cleaned)  # type: ignore[arg-type]
@@ -130,12 +136,10 @@ def judge_plus(
 def _judge_wh(question: str, truth: str, cleaned: str, support: str, rules: Sequence[Rule]) -> PlusVerdict:
     """Keyword recall with the WH rules of ``rules``; the guard and the paraphrase credit as NLI asks."""
     alts = truth_keywords(truth, "function-words" in rules, question if "question-words" in rules else "")
-    have = set(content_tokens(cleaned))
-    if "word-forms" in rules:  # "a dog walker" for "walk dogs"
-        have |= {stem(t) for t in have}
-        alts = [[stem(t) if t not in have else t for t in a] for a in alts]
-    best = max(alts, key=lambda a: keyword_recall(a, have))
-    score = keyword_recall(best, have)
+    have = content_tokens(cleaned)
+    recall = [forms_recall(a, have) if "word-forms" in rules else keyword_recall(a, set(have)) for a in alts]
+    score = max(recall)
+    best = alts[recall.index(score)]
     if "another-value" in rules and score < 1 and another_value(cleaned, truth):
         return PlusVerdict("another_value", 0.0, cleaned)
     asks: tuple[Ask, ...] = ("guard",) if score > 0 else ()

@@ -26,6 +26,8 @@ Stance = Literal["yes", "no", "other"]
 DETERMINERS = frozenset({"your", "ur", "the", "this", "that", "my"})
 MODIFIERS = lex("favorite favourite best older younger oldest youngest little big new old first last")
 ADVERBS = lex("ever still really usually often also even currently actually always sometimes now")
+IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "person", "men": "man",
+             "women": "woman", "feet": "foot", "teeth": "tooth", "mice": "mouse", "wives": "wife"}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",
@@ -136,8 +138,9 @@ def _words(text: str) -> list[str]:
 
 
 def stem(word: str) -> str:
-    """A crude stem for matching ("dancing", "danced", "dance" -> "danc"; "runner" -> "run")."""
-    w = _fold(word)
+    """A crude stem for matching ("dancing", "danced", "dance" -> "danc"; "runner" -> "run"; "children" ->
+    "child")."""
+    w = IRREGULAR.get(word, _fold(word))
     for suf in ("ing", "ed", "er", "es", "e"):
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             w = w[: -len(suf)]
@@ -275,9 +278,24 @@ def clause_reading(
         return ClauseReading("other", full, said)
     if hits and share >= min_share:
         return ClauseReading("no" if flipped else "yes", False, said)
+    if (
+        verb_hit
+        and not hits
+        and keys.verb not in LIGHT_VERBS - {"like"}
+        and _object_pronoun(words, stems, keys)
+    ):
+        return ClauseReading("no" if flipped else "yes", False, said)  # "i love it" to "do you like poetry ?"
     if not hits and keys.verb is None and not flipped and _be_another(keys, words):
         return ClauseReading("other", False)
     return None
+
+
+def _object_pronoun(words: list[str], stems: list[str | None], keys: Keys) -> bool:
+    """The verb's object is a pronoun standing for the value ("i love it", "i don't play them")."""
+    k = stems.index(keys.verb) + 1
+    while k < len(words) and (words[k] in ("to", "doing") or _adverb(words[k])):
+        k += 1
+    return k < len(words) and words[k] in ("it", "them", "that", "those", "this", "these")
 
 
 def _verb_like(words: list[str], k: int) -> bool:

@@ -41,6 +41,23 @@ def truth_keywords(truth: str, drop_function_words: bool, question: str = "") ->
     return out
 
 
+def forms_recall(keywords: Sequence[str], said: Sequence[str]) -> float:
+    """Keyword recall where a keyword also counts in another form ("walker" for walk, by stem), or inside
+    a compound: a reply word spelling adjacent keywords ("supermodel" for super model) or ending in one of
+    four letters or more ("motorbike" for bike)."""
+    stems = {stem(t) for t in said}
+    distinct = list(dict.fromkeys(keywords))
+    joined = {"".join(keywords[i:j]) for i in range(len(keywords)) for j in range(i + 2, len(keywords) + 1)}
+    glued = [t for t in said if t in joined]
+    hit = 0
+    for k in distinct:
+        compound = any(len(k) >= 4 and len(t) - len(k) >= 4 and t.endswith(k) for t in said) or any(
+            k in g for g in glued
+        )
+        hit += k in said or stem(k) in stems or compound
+    return hit / len(distinct)
+
+
 def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> list[str]:
     """Values listed beside a recalled truth keyword ("pizza , sushi and tacos"; "country music , and a bit
     of rock": the truth's own next word may stand between) that the support text (fact + persona) lacks,
@@ -113,12 +130,15 @@ def _item(words: list[str], folded: list[str], j: int, step: int) -> tuple[list[
         j += step
     while 0 <= j < len(words) and len(item) < 2 and words[j] not in LIST_JOINERS:
         if not _value_word(words[j]):
-            return item, j  # the item ends before a word that is no value
+            break  # the item ends before a word that is no value
         item.append(folded[j])
         j += step
+    if step == 1 and item and 0 <= j < len(words) and words[j] in VERB_OBJECTS:
+        return [], j  # "my cat and make her happy": a verb, not a listed value
     return item, j
 
 
+VERB_OBJECTS = lex("her him them it me you us to")
 NUMBER_WORDS = lex("once twice thrice first second third fourth fifth sixth seventh eighth ninth tenth")
 
 
