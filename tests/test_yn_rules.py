@@ -75,8 +75,17 @@ def test_statement_keys(statement: str, verb: str | None, value: tuple[str, ...]
     assert keys is not None and (keys.verb, keys.value, keys.negated) == (verb, value, negated)
 
 
-@pytest.mark.parametrize(("a", "b"), [("dancing", "dance"), ("danced", "dance"), ("runner", "run"),
-                                      ("married", "marry"), ("cats", "cat"), ("children", "kids")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("dancing", "dance"),
+        ("danced", "dance"),
+        ("runner", "run"),
+        ("married", "marry"),
+        ("cats", "cat"),
+        ("kids", "children"),
+    ],
+)
 def test_stem_joins_forms(a: str, b: str) -> None:
     assert stem(a) == stem(b)
 
