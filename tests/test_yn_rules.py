@@ -5,14 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from consistest.metrics.propositions import (
-    clause_reading,
-    clause_stance,
-    proposition,
-    question_keys,
-    statement_keys,
-    stem,
-)
+from consistest.metrics.propositions import proposition, question_keys, statement_keys, stem
+from consistest.metrics.stances import clause_reading, clause_stance
 from consistest.metrics.words import evasive
 from consistest.metrics.yesno import fact_keys, read_reply
 

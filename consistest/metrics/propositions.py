@@ -20,7 +20,7 @@ from typing import Literal
 from consistest.metrics.numbers import normalize_numbers
 from consistest.metrics.rules import QUESTION_FUNCTION_WORDS, _fold
 from consistest.metrics.shortforms import _NEG, AUXILIARIES, NEG_QUESTION, _person_aux, subject_pronouns
-from consistest.metrics.words import CLITICS, FUNCTION_WORDS, GENERIC, PRONOUNS, WH_WORDS, is_negation, lex
+from consistest.metrics.words import CLITICS, FUNCTION_WORDS, WH_WORDS, is_negation, lex
 
 Stance = Literal["yes", "no", "other"]
 DETERMINERS = frozenset({"your", "ur", "the", "this", "that", "my"})
@@ -78,7 +78,7 @@ class Proposition:
 @lru_cache(maxsize=1 << 14)
 def proposition(question: str) -> Proposition | None:
     """The proposition of a Y/N question opening with an auxiliary and a subject, else None."""
-    words = [w for w in _words(question) if w not in ("so", "and", "but", "oh", "well", "ok", "okay")]
+    words = [w for w in words_of(question) if w not in ("so", "and", "but", "oh", "well", "ok", "okay")]
     if len(words) < 3 or NEG_QUESTION.get(words[0], words[0]) not in AUXILIARIES:
         return None
     aux, rest = NEG_QUESTION.get(words[0], words[0]), words[1:]
@@ -128,7 +128,7 @@ PRONOUN_ONE = re.compile(
 EXPANDED = {"m": "am", "ve": "have", "re": "are", "ll": "will", "s": "is", "d": "would"}
 
 
-def _words(text: str) -> list[str]:
+def words_of(text: str) -> list[str]:
     """Lowercase words, numbers as digits, pronoun contractions expanded ("i'm" -> "i am"; "don't" stays)."""
     text = str(text).lower().replace("\u2019", "'")
     text = CONTRACTIONS.sub(lambda m: f"{m.group(1)} {EXPANDED[m.group(2)]}", text)
@@ -175,7 +175,7 @@ def question_keys(p: Proposition) -> Keys:
     words = ((p.verb,) if p.verb else ()) + p.rest
     value = tuple(stem(w) for w in p.rest if is_content(w) and w not in ADVERBS)
     past = p.aux in ("did", "was", "were", "had")
-    return Keys(_vstem(p.verb) if p.verb else None, value, words, subject=p.subject, past=past)
+    return Keys(verb_stem(p.verb) if p.verb else None, value, words, subject=p.subject, past=past)
 
 
 SUBJECTS = frozenset({"i", "we", "he", "she", "they", "it", "that", "this", "there"})
@@ -187,7 +187,7 @@ HELPERS = frozenset({"do", "does", "did", "will", "would", "can", "could", "shou
 def statement_keys(clause: str) -> Keys | None:
     """The keys of a statement ("i drive a nissan pathfinder": verb drive, value nissan pathfinder; "i am a
     teacher": no verb, value teacher); None when it has no content word."""
-    words = _words(clause)
+    words = words_of(clause)
     if not any(is_content(w) for w in words):
         return None
     i = 0
@@ -201,7 +201,7 @@ def statement_keys(clause: str) -> Keys | None:
         words[i] in HELPERS
         or words[i] in BE
         or is_negation(words[i])
-        or _adverb(words[i])
+        or is_adverb(words[i])
         or (words[i] in FUNCTION_WORDS and words[i] not in LIKE | {"have", "has", "had"})
         or (words[i] == "have" and words[i + 1] == "been")
     ):
@@ -211,157 +211,23 @@ def statement_keys(clause: str) -> Keys | None:
     if verb is not None and not (is_content(verb) or verb in LIKE or verb in ("have", "had", "has")):
         verb = None
     value = tuple(stem(w) for w in words[(i + 1 if verb else i) :] if is_content(w) and w not in ADVERBS)
-    return Keys(_vstem(verb) if verb else None, value, tuple(words), _negated(words), subject)
+    return Keys(verb_stem(verb) if verb else None, value, tuple(words), is_negated(words), subject)
 
 
-def _negated(words: list[str] | tuple[str, ...], past: bool = False) -> bool:
+def is_negated(words: list[str] | tuple[str, ...], past: bool = False) -> bool:
     """A negation, or "used to" where the present is asked ("i used to paint": not now)."""
     used_to = not past and any(a == "used" and b == "to" for a, b in zip(words, words[1:], strict=False))
     return used_to or any(is_negation(w) for w in words)
 
 
-def _adverb(word: str) -> bool:
+def is_adverb(word: str) -> bool:
     return word in ADVERBS or (word.endswith("ly") and len(word) > 4)
 
 
-def _vstem(verb: str) -> str:
+def verb_stem(verb: str) -> str:
     return "like" if verb in LIKE else stem(verb)
 
 
 def clauses(text: str) -> list[str]:
     """The clauses of a reply: split at sentence and comma punctuation and at "but", "though" ..."""
     return [c.strip() for c in CLAUSE_BREAK.split(str(text).lower()) if c and c.strip()]
-
-
-@dataclass(frozen=True)
-class ClauseReading:
-    """A clause's stance on some keys and whether it rests on all of them (``full``: every key word said,
-    or another value in a key word's place) or on part of them."""
-
-    stance: Stance
-    full: bool
-    hits: int = 0  # key words said (verb and value)
-
-
-def clause_stance(keys: Keys, clause: str, min_share: float = 0.0, min_swap: float = 0.0) -> Stance | None:
-    """``yes`` (the clause states what ``keys`` states), ``no`` (its negation), ``other`` (another value in
-    the same frame), or None (the clause is not about it); see :func:`clause_reading`."""
-    got = clause_reading(keys, clause, min_share, min_swap)
-    return None if got is None else got.stance
-
-
-def clause_reading(
-    keys: Keys, clause: str, min_share: float = 0.0, min_swap: float = 0.0
-) -> ClauseReading | None:
-    """The clause's stance on ``keys``. A clause holding only some of the keys (verb and value words)
-    restates them when it holds at least ``min_share`` of them, and states another value when it holds at
-    least ``min_swap`` of them; a clause holding none may still say the subject is something else ("i'm a
-    teacher" to "are you a truck driver ?")."""
-    words = _words(clause)
-    stems = [
-        _match_stem(w, keys) if w != "like" or _verb_like(words, k) else None for k, w in enumerate(words)
-    ]
-    flipped = _negated(words, keys.past) != keys.negated
-    hits = [v for v in keys.value if v in stems]
-    verb_hit = keys.verb is not None and keys.verb in stems
-    share = (len(hits) + verb_hit) / (len(keys.value) + (keys.verb is not None) or 1)
-    said = len(hits) + verb_hit
-    if len(hits) == len(keys.value) and said:
-        return ClauseReading("no" if flipped else "yes", True, said)
-    if said and share >= min_swap and _substituted(keys, words, stems) is not None:
-        if flipped or keys.negated:
-            return None  # "i don't drink cola" beside "i don't drink soda": no other value
-        # Full evidence: one key word replaced, all others said ("i drive a nissan altima" for "... nissan
-        # pathfinder"); not "watching the game" for "watch nhl hockey", nor a light verb alone as anchor
-        # ("i have a german shepherd" to "do you have a dog ?").
-        full = len(hits) == len(keys.value) - 1 and (bool(hits) or keys.verb not in LIGHT_VERBS)
-        return ClauseReading("other", full, said)
-    if hits and share >= min_share:
-        return ClauseReading("no" if flipped else "yes", False, said)
-    if (
-        verb_hit
-        and not hits
-        and keys.verb not in LIGHT_VERBS - {"like"}
-        and _object_pronoun(words, stems, keys)
-    ):
-        return ClauseReading("no" if flipped else "yes", False, said)  # "i love it" to "do you like poetry ?"
-    if not hits and keys.verb is None and not flipped and _be_another(keys, words):
-        return ClauseReading("other", False)
-    return None
-
-
-def _object_pronoun(words: list[str], stems: list[str | None], keys: Keys) -> bool:
-    """The verb's object is a pronoun standing for the value ("i love it", "i don't play them")."""
-    k = stems.index(keys.verb) + 1
-    while k < len(words) and (words[k] in ("to", "doing") or _adverb(words[k])):
-        k += 1
-    return k < len(words) and words[k] in ("it", "them", "that", "those", "this", "these")
-
-
-def _verb_like(words: list[str], k: int) -> bool:
-    """ "like" is the verb after a subject, an auxiliary, a negation or an adverb ("i really like"), not the
-    preposition of "nothing like a glass of wine"."""
-    prev = words[k - 1] if k else ""
-    return (
-        prev in SUBJECTS or prev in HELPERS or prev in ("you", "would") or is_negation(prev) or _adverb(prev)
-    )
-
-
-def _be_another(keys: Keys, words: list[str]) -> bool:
-    """The clause says what the subject is ("i am a teacher") where the keys say it is something else
-    ("a truck driver"): both name it with an indefinite article."""
-    n = len(keys.subject)
-    if tuple(words[:n]) != keys.subject or not ({"a", "an"} & set(keys.words)):
-        return False
-    rest = words[n:]
-    while rest and (rest[0] in BE or rest[0] == "have" or _adverb(rest[0])):
-        rest = rest[1:]
-    return len(rest) > 1 and rest[0] in ("a", "an") and any(is_content(w) for w in rest[1:3])
-
-
-def _match_stem(word: str, keys: Keys) -> str | None:
-    if keys.verb is not None and _vstem(word) == keys.verb:
-        return keys.verb
-    return stem(word) if is_content(word) else None
-
-
-def _substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple[str, str] | None:
-    """(missing word, the word in its place) when a missing value word's place, next to a word both share
-    and behind the same function words ("born in _", "five _", "drive a _"), holds another content word."""
-    ref = [_match_stem(w, keys) for w in keys.words]
-    for i, s in enumerate(ref):
-        if s is None or s not in keys.value or s in stems or keys.words[i] in GENERIC:
-            continue
-        for step in (-1, 1):  # the anchor: the nearest shared word before (step -1) or after the gap
-            j = i + step
-            while 0 <= j < len(ref) and ref[j] is None:
-                j += step
-            if not (0 <= j < len(ref)) or ref[j] not in stems:
-                continue
-            gap = _gap(keys.words, j, i)
-            k = stems.index(ref[j])
-            m = k - step
-            while 0 <= m < len(words) and words[m] in ARTICLES:
-                m -= step
-            got = []
-            while 0 <= m < len(words) and len(got) < len(gap) and stems[m] is None:
-                got.append(words[m])
-                m -= step
-                while 0 <= m < len(words) and words[m] in ARTICLES:
-                    m -= step
-            found = 0 <= m < len(words) and stems[m] not in (None, *ref) and words[m] not in PRONOUNS
-            if tuple(got) == gap and found and not _split_compound(words, m, step, keys.words[i]):
-                return keys.words[i], words[m]  # the same frame ("born in _"), another word in the place
-    return None
-
-
-def _split_compound(words: list[str], m: int, step: int, missing: str) -> bool:
-    """ "full time" for "fulltime": the word in the place and its neighbour spell the missing word."""
-    pair = words[m : m + 2] if step == -1 else words[m - 1 : m + 1]
-    return "".join(pair) == missing
-
-
-def _gap(words: tuple[str, ...], anchor: int, missing: int) -> tuple[str, ...]:
-    """The function words between an anchor and a missing word, read from the anchor towards it."""
-    step = 1 if missing > anchor else -1
-    return tuple(w for w in words[anchor + step : missing : step] if w not in ARTICLES)

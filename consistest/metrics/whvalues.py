@@ -16,8 +16,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from consistest.metrics.propositions import Keys, _match_stem, _substituted, _words, clauses, is_content, stem
+from consistest.metrics.propositions import Keys, clauses, is_content, stem, words_of
 from consistest.metrics.rules import FILLERS, MAX_KEYWORDS, content_tokens
+from consistest.metrics.stances import match_stem, substituted
 from consistest.metrics.words import FUNCTION_WORDS, NEGATIONS, lex
 
 LIST_JOINERS = frozenset({",", "and", "or", "&", "plus", "/"})
@@ -152,15 +153,15 @@ def another_value(cleaned: str, truth: str) -> bool:
     one it drops, behind the same function words ("about once a year" for "twice a year"). Other words in
     the place are most often paraphrases ("my motorcycle helmet" for motorbike helmet): not judged here."""
     for alt in str(truth).split("|"):
-        words = tuple(_words(alt))
+        words = tuple(words_of(alt))
         value = tuple(stem(w) for w in words if is_content(w))
         if len(value) < 2:
             continue
         keys = Keys(None, value, words)
         for c in clauses(cleaned):
-            got = _words(c)
-            stems = [_match_stem(w, keys) for w in got]
-            swap = None if set(value) <= set(stems) else _substituted(keys, got, stems)
+            got = words_of(c)
+            stems = [match_stem(w, keys) for w in got]
+            swap = None if set(value) <= set(stems) else substituted(keys, got, stems)
             if swap is not None and number_like(swap[0]) and number_like(swap[1]):
                 return True
     return False

@@ -16,19 +16,18 @@ from functools import lru_cache
 from typing import Literal
 
 from consistest.metrics.propositions import (
-    ClauseReading,
     Keys,
     Stance,
-    _words,
-    clause_reading,
     clauses,
     is_content,
     proposition,
     question_keys,
     statement_keys,
     stem,
+    words_of,
 )
 from consistest.metrics.rules import FILLERS, _phrase_at
+from consistest.metrics.stances import ClauseReading, clause_reading
 from consistest.metrics.words import evasive
 
 FACT_SHARE = 0.5  # a fact is restated (or given another value) by a clause holding this share of its keys
@@ -135,6 +134,6 @@ def _combine(stances: list[Stance]) -> Stance | Literal["conflict"] | None:
 
 
 def _shares_content(question: str, fact: str, parts: list[str]) -> bool:
-    have = {stem(w) for c in parts for w in _words(c) if is_content(w)}
-    want = {stem(w) for w in _words(question) + _words(fact) if is_content(w)}
+    have = {stem(w) for c in parts for w in words_of(c) if is_content(w)}
+    want = {stem(w) for w in words_of(question) + words_of(fact) if is_content(w)}
     return bool(have & want)
