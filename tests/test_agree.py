@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -20,14 +21,14 @@ DATA = Path(__file__).with_name("data")
 QAS = [  # id, type, question, truth, fact
     ("w1", "wh", "what is your favorite food ?", "pizza", "i like pizza ."),
     ("w2", "wh", "who visits you ?", "my dad", "my dad visits me ."),
-    ("w3", "wh", "what do you do ?", "dentist", "i am a dentist ."),
+    ("w3", "wh", "what do you do ?", "dentist", "i am a dentist at the clinic ."),
     ("y1", "yn", "do you love cats ?", "yes", "i love cats ."),
     ("y2", "yn", "do you work at a bar ?", "no", "i work at a school ."),
 ]
 LABELS = [  # the failure classes: paper gets each wrong, the guidelines say otherwise
     {"id": "w1", "response": "pizza , sushi and tacos", "human": 0.5, "class": "hallucinated_extra"},
     {"id": "w2", "response": "my mom", "human": 0, "note": "function words only"},
-    {"id": "w3", "response": "i fix people's teeth", "human": 1},
+    {"id": "w3", "response": "i fix people's teeth at the clinic", "human": 1},
     {"id": "y1", "response": "yes , i can not stand cats", "human": 0},
     {"id": "y2", "response": "no , i work at a school", "human": 1},
 ]
@@ -56,14 +57,37 @@ def test_agree_prints_table4_layout(dataset: Path, tmp_path: Path) -> None:
                   "none", "--n-boot", "100")  # fmt: skip
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
-    assert lines[0].split() == ["method", "n", "All", "WH", "Y/N", "MSE", "agree", "kappa", "Y/N"]
+    assert lines[0].endswith("(5 replies: WH 3, Y/N 2, of which 0 without a yes/no word or short form)")
+    assert lines[1].split() == [
+        "method",
+        "n",
+        "All",
+        "WH",
+        "Y/N",
+        "MSE",
+        "[95%",
+        "CI]",
+        "agree",
+        "[95%",
+        "CI]",
+        "kappa",
+        "Y/N",
+        "[95%",
+        "CI]",
+        "Y/N",
+        "no",
+        "SF",
+        "right",
+        "[95%",
+        "CI]",
+    ]
     human = next(line for line in lines if line.startswith("Human")).split()
     assert human[1:5] == ["5", "0.500", "0.500", "0.500"]
     for name in ("F1", "Recall", "Hybrid (paper)", "Hybrid (plus)"):
         assert any(line.startswith(name) for line in lines), name
     assert not any(line.startswith("NLI-only") for line in lines)  # needs a model
     assert "plus - paper (paired bootstrap 95% CI, n=5)" in res.output
-    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-1" in lines[-1]
+    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-2" in lines[-1]
 
 
 class Fake:
@@ -73,7 +97,7 @@ class Fake:
     name = signature = "fake"
 
     def predict(self, pairs):
-        return ["entailment" if p == "i fix people's teeth" else "neutral" for p, _ in pairs]
+        return ["entailment" if p == "i fix people's teeth at the clinic" else "neutral" for p, _ in pairs]
 
 
 def test_plus_agrees_where_paper_does_not(dataset: Path, tmp_path: Path) -> None:
@@ -119,11 +143,66 @@ def test_bad_label_records_are_one_line_errors(dataset: Path, tmp_path: Path, ro
 def test_repeated_id_and_empty_file(dataset: Path, tmp_path: Path) -> None:
     res = run_cli("agree", "--dataset", dataset, "--labels", _labels(tmp_path / "r.jsonl", [LABELS[0]] * 2),
                   "--nli", "none")  # fmt: skip
-    assert res.exit_code == 2 and "labelled twice" in res.output
+    assert res.exit_code == 2 and "labelled twice with the same response (first on line 1)" in res.output
+    assert "line 2" in res.output and len(res.output.strip().splitlines()) == 1
     res = run_cli(
         "agree", "--dataset", dataset, "--labels", _labels(tmp_path / "e.jsonl", []), "--nli", "none"
     )
     assert res.exit_code == 2 and "no labels" in res.output
+
+
+def test_one_sample_answered_by_several_models(dataset: Path, tmp_path: Path) -> None:
+    rows = [{**r, "model": "a"} for r in LABELS] + [
+        {"id": "y1", "response": "i love cats , they are the best", "human": 1, "model": "b", "note": "x"},
+        {"id": "w1", "response": "sushi", "human": 0, "model": "b", "category": "wrong_value"},
+    ]
+    result = run_agree(AgreeConfig(dataset, _labels(tmp_path / "m.jsonl", rows), nli=None, n_boot=100))
+    assert result.n == 7
+    by_model = result.first.by_model
+    assert set(by_model) == {"a", "b"} and by_model["b"]["Human"]["n"] == 2
+    assert by_model["b"]["Hybrid (plus)"]["mse"] == 0.0  # "i love cats" restates the fact; "sushi" gets 0
+    res = run_cli("agree", "--dataset", dataset, "--labels", tmp_path / "m.jsonl", "--nli", "none",
+                  "--n-boot", "100")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert any(line.startswith("by model") for line in res.output.splitlines())
+
+
+def test_dev_and_test_side_by_side(dataset: Path, tmp_path: Path) -> None:
+    dev = _labels(tmp_path / "dev.jsonl", LABELS[:3] + LABELS[4:])
+    test = _labels(tmp_path / "test.jsonl", LABELS)
+    args = ("agree", "--dataset", dataset, "--nli", "none", "--n-boot", "100")
+    res = run_cli(*args, "--labels", f"dev={dev}", "--labels", f"test={test}")
+    assert res.exit_code == 0, res.output
+    heads = [line for line in res.output.splitlines() if line.startswith(("dev:", "test:"))]
+    assert heads == [
+        f"dev: {dev} (4 replies: WH 3, Y/N 1, of which 0 without a yes/no word or short form)",
+        f"test: {test} (5 replies: WH 3, Y/N 2, of which 0 without a yes/no word or short form)",
+    ]
+    assert res.output.count("plus - paper (paired bootstrap") == 2
+    sig = res.output.strip().splitlines()[-1]
+    assert re.search(
+        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:2\|method:paper,plus-2\|", sig
+    )
+    plus = next(line for line in res.output.splitlines() if line.startswith("Hybrid (plus)"))
+    assert "[" in plus  # every figure with its interval
+    res = run_cli(*args, "--labels", f"dev={dev}", "--labels", f"dev={test}")
+    assert res.exit_code == 2 and "two labels files named 'dev'" in res.output
+    res = run_cli(*args, "--labels", f"dev={dev}", "--labels", f"test={test}", "--format", "json")
+    data = json.loads(res.output)
+    assert set(data["splits"]) == {"dev", "test"} and data["splits"]["test"]["counts"]["all"] == 5
+    assert data["splits"]["dev"]["rows"]["Hybrid (plus)"]["mse_ci"] is not None
+
+
+def test_y_n_replies_without_a_short_form_are_counted_per_method(dataset: Path, tmp_path: Path) -> None:
+    rows = [{"id": "y1", "response": "i love cats , they are so soft", "human": 1},
+            {"id": "y2", "response": "i work at a school .", "human": 1},
+            {"id": "y2", "response": "i work at a bar .", "human": 0},
+            {"id": "w1", "response": "pizza", "human": 1}]  # fmt: skip
+    result = run_agree(AgreeConfig(dataset, _labels(tmp_path / "n.jsonl", rows), nli=None, n_boot=100))
+    assert result.first.counts["yn_no_short"] == 3
+    plus, paper = result.rows["Hybrid (plus)"], result.rows["Hybrid (paper)"]
+    assert plus["yn_no_short_right"] == 1.0 and plus["yn_no_short"] == {"n": 3, "decided": 3}
+    assert paper["yn_no_short_right"] == 0.0 and paper["yn_no_short"]["decided"] == 0  # NLI would decide
 
 
 def test_score_method_plus_is_in_the_signature(dataset: Path, tmp_path: Path) -> None:
@@ -131,7 +210,7 @@ def test_score_method_plus_is_in_the_signature(dataset: Path, tmp_path: Path) ->
     args = ("score", "--dataset", dataset, "--responses", responses, "--nli", "none", "--n-boot", "0")
     res = run_cli(*args, "--method", "plus", "--out", tmp_path / "run", "--format", "json")
     assert res.exit_code == 0, res.output
-    assert "|method:plus-1|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
+    assert "|method:plus-2|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
     rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "scores.jsonl").read_text().splitlines())}
     assert rows["w1"]["score"] == 0.5 and rows["w1"]["outcome"] == "extra_values"
     assert rows["w2"]["score"] == 0.0 and rows["y1"]["outcome"] == "long_part_disagrees"

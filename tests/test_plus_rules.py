@@ -4,16 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from consistest.metrics.plus import (
-    RULES,
-    extra_values,
-    final_plus,
-    judge_plus,
-    long_part,
-    long_polarity,
-    method_tag,
-    truth_keywords,
-)
+from consistest.metrics.plus import RULES, final_plus, judge_plus, long_part, method_tag
+from consistest.metrics.whvalues import another_value, extra_values, forms_recall, number_like, truth_keywords
 
 
 @pytest.mark.parametrize(
@@ -33,6 +25,18 @@ def test_truth_keywords(truth: str, drop: bool, keywords: list[list[str]]) -> No
 
 
 @pytest.mark.parametrize(
+    ("truth", "question", "keywords"),
+    [
+        ("war documentaries", "what type of documentaries do you watch ?", [["war"]]),
+        ("documentaries", "what type of documentaries do you watch ?", [["documentary"]]),  # nothing else
+        ("my dad", "who is your dad ?", [["dad"]]),
+    ],
+)
+def test_truth_keywords_without_question_words(truth: str, question: str, keywords: list[list[str]]) -> None:
+    assert truth_keywords(truth, True, question) == keywords
+
+
+@pytest.mark.parametrize(
     ("cleaned", "truth", "support", "extras"),
     [
         ("i love pizza , sushi and tacos", ["pizza"], "i love pizza", ["sushi", "taco"]),
@@ -45,6 +49,15 @@ def test_truth_keywords(truth: str, drop: bool, keywords: list[list[str]]) -> No
         ("i'm a doctor , but i'm looking for a new job", ["doctor"], "", []),
         ("i am a doctor and i love it", ["doctor"], "", []),
         ("pizza", ["pizza"], "", []),
+        ("i love country music , and a bit of rock", ["country"], "my favorite music is country", ["rock"]),
+        ("orange and brown , so ugly", ["orange"], "i hate orange", ["brown"]),
+        ("i'm 12 years old and i'm 11", ["11"], "i'm 11", ["12"]),  # another number beside the truth
+        ("i'm twenty three", ["23"], "i'm 23", []),
+        ("over five thousand acres", ["5000", "acre"], "we have over 5000 acres", []),
+        # another value in the truth's own frame ("from _") elsewhere in the reply
+        ("my family is from india , and my dad is from nepal", ["india"], "i am from india", ["nepal"]),
+        ("i work in a bakery in town", ["bakery"], "i work in a bakery", []),  # "in town" is another frame
+        ("i play with my cat and make her happy", ["cat"], "i play with my cat", []),  # "make her": a verb
     ],
 )
 def test_extra_values(cleaned: str, truth: list[str], support: str, extras: list[str]) -> None:
@@ -67,19 +80,41 @@ def test_long_part(cleaned: str, rest: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("rest", "question", "polarity"),
+    ("cleaned", "truth", "another"),
     [
-        ("i can not stand cats", "do you love cats ?", "no"),
-        ("i hate cats", "do you love cats ?", "no"),
-        ("i work at a bar", "do you work at a bar ?", "yes"),
-        ("i work at a school", "do you work at a bar ?", None),
-        ("i have blonde hair and blue eyes", "do you have blue hair ?", None),  # not "blue hair" in order
-        ("i have a dog", "do you have a dog ?", "yes"),
-        ("", "do you have a dog ?", None),
+        ("about once a year .", "twice a year", True),
+        ("i'm in the third grade", "fourth grade", True),
+        ("twice a year", "twice a year", False),
+        ("a honda", "honda civic", False),  # half the truth, no other value: partial credit stays
+        ("my motorcycle helmet", "motorbike helmet", False),  # another word, not a number: a paraphrase
     ],
 )
-def test_long_polarity(rest: str, question: str, polarity: str | None) -> None:
-    assert long_polarity(rest, question) == polarity
+def test_another_value(cleaned: str, truth: str, another: bool) -> None:
+    assert another_value(cleaned, truth) is another
+
+
+@pytest.mark.parametrize(
+    ("keywords", "said", "recall"),
+    [
+        (["walk", "dog"], ["i", "am", "a", "dog", "walker"], 1.0),  # another form of the word
+        (["bike"], ["my", "motorbike"], 1.0),  # inside a compound
+        (["super", "model", "italy"], ["a", "supermodel", "from", "italy"], 1.0),  # keywords written as one
+        (["burger", "king"], ["i", "am", "working"], 0.0),  # "wor" + "king" is no compound
+        (["dog"], ["a", "hotdog"], 0.0),  # too short to be found inside another word
+        (["pizza", "pasta"], ["pizza"], 0.5),
+    ],
+)
+def test_forms_recall(keywords: list[str], said: list[str], recall: float) -> None:
+    assert forms_recall(keywords, said) == recall
+
+
+@pytest.mark.parametrize(("word", "like"), [("12", True), ("twice", True), ("3rd", True), ("third", True),
+                                            ("grade", False), ("1990s", True)])  # fmt: skip
+def test_number_like(word: str, like: bool) -> None:
+    assert number_like(word) is like
+
+
+SUPPORT = "i drive a nissan pathfinder . i am a dentist , i fix teeth . i am single"
 
 
 def _score(question, truth, qtype, response, labels=(), support="", rules=RULES):
@@ -92,6 +127,14 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
     [
         # function words: "my mom" for "my dad" gets nothing (the paper gives 0.5)
         ("who visits ?", "my dad", "wh", "my mom .", {}, 0.0, 0.5),
+        # word forms: "a dog walker" says "walk dogs"
+        ("what do you do ?", "walk dogs", "wh", "i'm a dog walker", {"guard": "neutral"}, 1.0, 0.5),
+        # a truth too long for the paper's five keywords is recalled without its function words
+        ("why is mom mad ?", "i did not pick up my toys", "wh", "she is mad about olives", {}, 0.0, None),
+        # question words: "documentaries" is asked, only "war" is evidence
+        ("what type of documentaries ?", "war documentaries", "wh", "nature documentaries", {}, 0.0, 0.5),
+        # another value: another number in the truth's place -> 0, not the credit of "year"
+        ("how often ?", "twice a year", "wh", "about once a year", {}, 0.0, 0.5),
         # paraphrase: no keyword, but the reply entails the fact -> full credit; else 0
         ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "entailment"}, 1.0, 0.0),
         ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "neutral"}, 0.0, 0.0),
@@ -104,6 +147,15 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
         # the long part is checked alone against the fact: a contradiction there -> 0
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan altima",
          {"guard": "neutral", "long": "contradiction"}, 0.0, 1.0),
+        # ... and read against the question and the fact: another value than the fact's -> 0 without NLI
+        ("do you drive ?", "yes", "yn", "yes , i drive a nissan altima",
+         {"guard": "neutral", "long": "neutral"}, 0.0, 1.0),
+        ("do you drive a mercedes ?", "yes", "yn", "yes . i drive a bmw", {"guard": "neutral"}, 0.0, 1.0),
+        # a Y/N reply without yes/no word or short form, read by the rules where the paper asks NLI
+        ("do you own a nissan ?", "yes", "yn", "i drive a nissan pathfinder , it's great",
+         {"decide": "neutral"}, 1.0, 0.0),
+        ("do you own a yacht ?", "yes", "yn", "i'm not sure", {"decide": "entailment"}, 0.0, 1.0),
+        ("were you born in kenya ?", "no", "yn", "i was born in somalia", {"decide": "neutral"}, 1.0, 0.0),
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan pathfinder",
          {"guard": "neutral", "long": "entailment"}, 1.0, 1.0),
         # out of persona: an AI disclaimer is no answer, whatever its polarity
@@ -112,21 +164,39 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
         # unchanged where no rule applies
         ("do you have a dog ?", "yes", "yn", "yes !", {"guard": "neutral"}, 1.0, 1.0),
         ("are you married ?", "no", "yn", "i am single", {"decide": "entailment"}, 1.0, 1.0),
+        # ... where the paper's NLI missed it: the reply restates the fact
+        ("are you married ?", "no", "yn", "i am single", {"decide": "neutral"}, 1.0, 0.0),
+        ("do you have a car ?", "yes", "yn", "i love pizza", {"decide": "neutral"}, 0.0, 0.0),  # off topic
     ],
 )  # fmt: skip
 def test_judge_plus_with_labels(question, truth, qtype, response, labels, score, paper_score) -> None:
-    _, got = _score(question, truth, qtype, response, labels, support="i drive a nissan pathfinder")
+    _, got = _score(question, truth, qtype, response, labels, support=SUPPORT)
     assert got == score
     _, paper = _score(question, truth, qtype, response, labels, rules=())
     assert paper == paper_score
 
 
 def test_paraphrase_asks_reply_to_fact_direction() -> None:
-    v = judge_plus("what do you do ?", "dentist", "wh", "i fix people's teeth")
+    v = judge_plus("what do you do ?", "dentist", "wh", "i fix teeth", "i am a dentist . i fix teeth all day")
     assert v.asks == ("credit",)
-    assert v.pairs("i am a dentist") == [("i fix people's teeth", "i am a dentist")]
+    assert v.pairs("i am a dentist") == [("i fix teeth", "i am a dentist")]
     partial = judge_plus("what car ?", "honda civic", "wh", "a honda")
     assert partial.asks == ("guard",) and partial.rule_score == 0.5  # shares a keyword: recall decides
+
+
+@pytest.mark.parametrize(
+    ("response", "asks_credit"),
+    [
+        ("i fix teeth", True),
+        ("i'm not sure , maybe", False),  # evasive
+        ("i like pizza", False),  # shares nothing with question, truth or fact
+        ("i have 12 kids", False),  # another number than the truth's
+        ("i have a few kids", True),
+    ],
+)
+def test_paraphrase_credit_only_for_committed_on_topic_replies(response: str, asks_credit: bool) -> None:
+    v = judge_plus("how many kids do you have ?", "three", "wh", response, "i fix teeth . i have three kids")
+    assert ("credit" in v.asks) is asks_credit
 
 
 def test_without_nli_no_credit_and_decisions_stay_open() -> None:
@@ -136,8 +206,8 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", RULES, "plus-1"), ("plus", ("extras",), "plus-1[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-1[function-words+yn-long]"), ("plus", (), "plus-1[none]")],
+    [("paper", RULES, "paper"), ("plus", RULES, "plus-2"), ("plus", ("extras",), "plus-2[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-2[function-words+yn-long]"), ("plus", (), "plus-2[none]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

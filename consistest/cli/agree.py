@@ -1,8 +1,7 @@
-"""``consistest agree``: the scorers against human labels (Table 4), with ``--ablation`` for plus's rules."""
+"""``consistest agree``: the scorers against human labels (Table 4) on one or more labels files side by side
+(``--labels dev=DEV --labels test=TEST``), with ``--ablation`` for plus's rules."""
 
 from __future__ import annotations
-
-from pathlib import Path
 
 import click
 
@@ -14,9 +13,12 @@ from consistest.cli.options import dataset_option, n_boot_option, nli_options
 @dataset_option
 @click.option(
     "--labels",
+    "labels",
     required=True,
-    type=click.Path(path_type=Path, dir_okay=False),
-    help="JSONL {id, response, human}: human 0/0.5/1 for WH, 0/1 for Y/N; other fields ignored.",
+    multiple=True,
+    metavar="[NAME=]FILE",
+    help="JSONL {id, response, human[, model]}: human 0/0.5/1 for WH, 0/1 for Y/N; other fields ignored. "
+    "Repeat to report several files side by side (dev=FILE, test=FILE); NAME defaults to the file's stem.",
 )
 @nli_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
@@ -31,14 +33,15 @@ def agree(
     dataset, labels, nli, nli_labels, fmt, ablation, batch_size, device, boot_seed, n_boot, quiet
 ) -> None:
     """How close each scorer comes to human labels: mean over All / WH / Y/N beside the human mean, MSE,
-    agreement and Cohen's kappa (Y/N) for F1, Recall, NLI-only, the paper's hybrid and plus."""
+    agreement, Cohen's kappa (Y/N) and the share of Y/N replies without a short form decided right, with
+    95% intervals, for F1, Recall, NLI-only, the paper's hybrid and plus; one table per labels file."""
     from consistest.tasks.consistest.agree import AgreeConfig, render_agreement, run_agree
     from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
     cfg = AgreeConfig(
         dataset=dataset,
-        labels=labels,
+        labels=tuple(labels),
         nli=nli,
         nli_labels=nli_labels,
         batch_size=batch_size,

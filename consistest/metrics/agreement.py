@@ -11,8 +11,9 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any
 
-from consistest.metrics.plus import FUNCTION_WORDS
+from consistest.core.records import content_hash
 from consistest.metrics.rules import content_tokens, keyword_alternatives, keyword_recall
+from consistest.metrics.words import FUNCTION_WORDS
 
 YN_LABELS = (0.0, 1.0)
 WH_LABELS = (0.0, 0.5, 1.0)
@@ -81,3 +82,34 @@ def human_row(human: Sequence[float], types: Sequence[str]) -> dict[str, Any]:
     """The human means (MSE, agreement and kappa are against themselves, so left out)."""
     row = agreement_row(human, human, types)
     return {**row, "mse": None, "agreement": None, "kappa_yn": None}
+
+
+def kappa_interval(
+    a: Sequence[float], b: Sequence[float], clusters: Sequence[object], *, seed: int = 0, name: str = "",
+    n_boot: int = 1000,
+) -> tuple[float, float] | None:  # fmt: skip
+    """95% percentile interval of Cohen's kappa between two label lists, resampling ``clusters`` whole (the
+    replies to one QA together); None without resamples or labels, or where kappa is undefined."""
+    import numpy as np
+
+    if n_boot <= 0 or not a:
+        return None
+    cats = sorted(set(a) | set(b))
+    k = len(cats)
+    keys = sorted({str(c) for c in clusters})
+    where = {c: i for i, c in enumerate(keys)}
+    table = np.zeros((len(keys), k * k))
+    for x, y, c in zip(a, b, clusters, strict=True):
+        table[where[str(c)], cats.index(x) * k + cats.index(y)] += 1
+    rng = np.random.default_rng(int(content_hash(seed, f"kappa:{name}"), 16))
+    draws = rng.multinomial(len(keys), np.full(len(keys), 1 / len(keys)), size=n_boot) @ table
+    m = draws.reshape(n_boot, k, k)
+    n = m.sum(axis=(1, 2))
+    observed = np.trace(m, axis1=1, axis2=2) / n
+    expected = (m.sum(axis=2) * m.sum(axis=1)).sum(axis=1) / (n * n)
+    ok = expected < 1
+    if not ok.any():
+        return None
+    kappas = (observed[ok] - expected[ok]) / (1 - expected[ok])
+    lo, hi = np.quantile(kappas, [0.025, 0.975])
+    return float(lo), float(hi)

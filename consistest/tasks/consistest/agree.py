@@ -1,11 +1,13 @@
-"""``consistest agree``: how close each scorer comes to human labels (the paper's Table 4 layout).
+"""``consistest agree``: how close each scorer comes to human labels (the paper's Table 4 layout), on one or
+more labels files side by side (``dev`` and ``test``).
 
-The labels file is JSONL ``{id, response, human}`` for any subset of the dataset's ids (other fields are
-ignored). Every reply is scored by the baselines (token F1 with the fact, keyword recall, NLI entailment
-with the fact), the paper's hybrid and the improved one; the table gives each scorer's mean over All /
-WH / Y/N beside the human mean, its MSE against the human labels, exact agreement and Cohen's kappa on
-Y/N. ``plus - paper`` differences come with a paired bootstrap 95% interval; ``ablation`` adds one row
-per plus rule switched on alone and switched off alone.
+A labels file is JSONL ``{id, response, human}`` for any subset of the dataset's ids (:mod:`.agree_labels`).
+Every reply is scored by the baselines (token F1 with the fact, keyword recall, NLI entailment with the
+fact), the paper's hybrid and the improved one; each file gets a table of each scorer's mean over All / WH /
+Y/N beside the human mean, its MSE against the human labels, exact agreement, Cohen's kappa on Y/N and the
+share of Y/N replies without a yes/no word or short form it decides right, each with a 95% bootstrap
+interval over QAs; ``plus - paper`` differences are paired bootstrap intervals; ``ablation`` adds one row
+per plus rule switched on alone and off alone; a ``model`` field in the labels adds rows per model.
 """
 
 from __future__ import annotations
@@ -15,26 +17,43 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from consistest.core.records import Sample, content_hash
+from consistest.core.records import Sample
 from consistest.core.signature import make_signature
-from consistest.core.stats import N_BOOT, paired_bootstrap
+from consistest.core.stats import N_BOOT, bootstrap_ci, paired_bootstrap
 from consistest.data.dataset_dir import open_dataset
-from consistest.metrics.agreement import agreement_row, human_row, recall_baseline, to_label, token_f1
+from consistest.metrics.agreement import (
+    agreement_row,
+    human_row,
+    kappa_interval,
+    recall_baseline,
+    to_label,
+    token_f1,
+)
 from consistest.metrics.clean import clean_response
 from consistest.metrics.plus import RULES, Rule, method_tag
-from consistest.metrics.rules import RULES_VERSION
+from consistest.metrics.rules import RULES_VERSION, Outcome, judge
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
-from consistest.tasks.consistest.agree_labels import HumanLabel, read_labels
-from consistest.tasks.consistest.methods import judge_samples
+from consistest.tasks.consistest.agree_labels import (
+    HumanLabel,
+    LabelSplit,
+    label_splits,
+    labels_tag,
+    read_labels,
+)
+from consistest.tasks.consistest.agree_report import render_agreement
+from consistest.tasks.consistest.methods import judge_replies
+
+__all__ = ["AgreeConfig", "AgreeResult", "SplitResult", "render_agreement", "run_agree"]
+HYBRIDS = ("Hybrid (paper)", "Hybrid (plus)")
 
 
 @dataclass(frozen=True)
 class AgreeConfig:
-    """Where the data and labels are, the NLI guard, and the bootstrap settings."""
+    """Where the data and labels are (one file, or several as ``NAME=FILE``), the NLI guard, the bootstrap."""
 
     dataset: Path
-    labels: Path
+    labels: str | Path | Sequence[str | Path | LabelSplit]
     nli: str | NLI | None = DEFAULT_NLI
     nli_labels: str | None = None
     batch_size: int = 32
@@ -59,49 +78,75 @@ class CachedNLI:
 
 
 @dataclass
-class AgreeResult:
-    signature: str
-    n: int
+class SplitResult:
+    """One labels file's figures: rows per scorer, plus - paper, the ablation, rows per model."""
+
+    name: str
+    path: str
+    tag: str
+    counts: dict[str, int]
     rows: dict[str, dict[str, Any]]
     comparison: dict[str, Any]
     ablation: dict[str, dict[str, Any]] = field(default_factory=dict)
+    by_model: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"signature": self.signature, "n": self.n, "rows": self.rows, "comparison": self.comparison,
-                "ablation": self.ablation}  # fmt: skip
+        keys = ("path", "tag", "counts", "rows", "comparison", "ablation", "by_model")
+        return {("labels" if k == "tag" else k): getattr(self, k) for k in keys}
+
+
+@dataclass
+class AgreeResult:
+    signature: str
+    splits: dict[str, SplitResult]
+
+    @property
+    def first(self) -> SplitResult:
+        return next(iter(self.splits.values()))
+
+    @property
+    def n(self) -> int:
+        return self.first.counts["all"]
+
+    @property
+    def rows(self) -> dict[str, dict[str, Any]]:
+        return self.first.rows
+
+    @property
+    def comparison(self) -> dict[str, Any]:
+        return self.first.comparison
+
+    @property
+    def ablation(self) -> dict[str, dict[str, Any]]:
+        return self.first.ablation
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"signature": self.signature, "splits": {k: v.to_dict() for k, v in self.splits.items()}}
 
 
 def run_agree(cfg: AgreeConfig) -> AgreeResult:
-    """Score the labelled replies with every method and compare each with the human labels."""
+    """Score every labels file's replies with every method and compare each with the human labels."""
     ds = open_dataset(cfg.dataset)
     by_id = {s.id: s for s in ds.samples}
-    labels = read_labels(cfg.labels, by_id)
-    samples = [by_id[lab.id] for lab in labels]
+    splits = label_splits(cfg.labels)
+    read = {sp.name: read_labels(sp.path, by_id) for sp in splits}  # every file checked before scoring
     nli = _nli(cfg)
-    human, types = [lab.human for lab in labels], [s.type for s in samples]
-    qa_ids = [s.qa_id for s in samples]
-    scores = method_scores(samples, labels, nli, quiet=cfg.quiet)
-    rows = {"Human": human_row(human, types)}
-    rows |= {name: agreement_row(sc, human, types) for name, sc in scores.items()}
-    comparison = compare(
-        scores["Hybrid (paper)"], scores["Hybrid (plus)"], human, types, qa_ids, cfg.seed, cfg.n_boot
+    results = {sp.name: _run_split(sp, read[sp.name], by_id, nli, cfg) for sp in splits}
+    tags = (
+        [r.tag for r in results.values()]
+        if len(results) == 1
+        else [f"{k}={r.tag}" for k, r in results.items()]
     )
-    ablation = {}
-    if cfg.ablation:
-        for name, sc in ablation_scores(samples, labels, nli, scores).items():
-            ablation[name] = agreement_row(sc, human, types) | {
-                "vs_paper": compare(scores["Hybrid (paper)"], sc, human, types, qa_ids, cfg.seed, cfg.n_boot)
-            }
     signature = make_signature(
         [
             ("data", ds.content_hash[:12]),
-            ("labels", f"{content_hash(*[lab.key() for lab in labels])[:12]}-{len(labels)}"),
+            ("labels", tags),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
             ("method", f"paper,{method_tag('plus')}"),
         ]
     )
-    return AgreeResult(signature, len(labels), rows, comparison, ablation)
+    return AgreeResult(signature, results)
 
 
 def _nli(cfg: AgreeConfig) -> NLI | None:
@@ -114,12 +159,87 @@ def _nli(cfg: AgreeConfig) -> NLI | None:
     return CachedNLI(cfg.nli)
 
 
+def _run_split(
+    sp: LabelSplit, labels: list[HumanLabel], by_id: dict[str, Sample], nli: NLI | None, cfg: AgreeConfig
+) -> SplitResult:
+    samples = [by_id[lab.id] for lab in labels]
+    human, types = [lab.human for lab in labels], [s.type for s in samples]
+    qa_ids = [s.qa_id for s in samples]
+    noshort = [no_short_form(s, lab.response) for s, lab in zip(samples, labels, strict=True)]
+    scores = method_scores(samples, labels, nli, quiet=cfg.quiet)
+    boot = (sp.name, cfg.seed, cfg.n_boot)
+    rows = {"Human": human_row(human, types)}
+    rows |= {name: full_row(sc, human, types, qa_ids, noshort, boot, name) for name, sc in scores.items()}
+    comparison = compare(scores[HYBRIDS[0]], scores[HYBRIDS[1]], human, types, qa_ids, cfg.seed, cfg.n_boot)
+    ablation = {}
+    if cfg.ablation:
+        for name, sc in ablation_scores(samples, labels, nli, scores).items():
+            ablation[name] = agreement_row(sc, human, types) | {
+                "vs_paper": compare(scores[HYBRIDS[0]], sc, human, types, qa_ids, cfg.seed, cfg.n_boot)
+            }
+    by_model: dict[str, dict[str, dict[str, Any]]] = {}
+    for model in sorted({lab.model for lab in labels if lab.model}):
+        idx = [i for i, lab in enumerate(labels) if lab.model == model]
+        pick = (
+            [human[i] for i in idx],
+            [types[i] for i in idx],
+            [qa_ids[i] for i in idx],
+            [noshort[i] for i in idx],
+        )
+        by_model[model] = {"Human": human_row(pick[0], pick[1])} | {
+            name: full_row([scores[name][i] for i in idx], *pick, boot, f"{model}:{name}") for name in HYBRIDS
+        }
+    counts = {
+        "all": len(labels),
+        "wh": types.count("wh"),
+        "yn": types.count("yn"),
+        "yn_no_short": sum(noshort),
+    }
+    return SplitResult(
+        sp.name, str(sp.path), labels_tag(labels), counts, rows, comparison, ablation, by_model
+    )
+
+
+def no_short_form(s: Sample, response: str) -> bool:
+    """A Y/N reply with neither a yes/no word nor a short form ("i own a yacht" to "do you own a yacht ?")."""
+    return s.type == "yn" and judge(s.question, s.answer, s.type, response).outcome is Outcome.NO_SHORT_FORM
+
+
+def full_row(
+    scores: Sequence[float | None], human: Sequence[float], types: Sequence[str], qa_ids: Sequence[str],
+    noshort: Sequence[bool], boot: tuple[str, int, int], name: str,
+) -> dict[str, Any]:  # fmt: skip
+    """:func:`agreement_row` with 95% intervals (QAs resampled whole) of MSE, agreement and kappa, and the
+    share of Y/N replies without a short form decided right (undecided ones count as not right)."""
+    split, seed, n_boot = boot
+    row = agreement_row(scores, human, types)
+    keep = [i for i, s in enumerate(scores) if s is not None]
+    clusters = [qa_ids[i] for i in keep]
+    for key, f in (("mse", _sq_err), ("agreement", _agrees)):
+        values = [f(scores[i], human[i], types[i]) for i in keep]
+        row[f"{key}_ci"] = bootstrap_ci(values, seed=seed, name=f"{split}:{name}:{key}", n_boot=n_boot,
+                                        clusters=clusters)  # fmt: skip
+    yn = [i for i in keep if types[i] == "yn"]
+    row["kappa_yn_ci"] = kappa_interval(
+        [to_label(float(scores[i]), "yn") for i in yn], [human[i] for i in yn],  # type: ignore[arg-type]
+        [qa_ids[i] for i in yn], seed=seed, name=f"{split}:{name}", n_boot=n_boot,
+    )  # fmt: skip
+    ns = [i for i, x in enumerate(noshort) if x]
+    right = [float(scores[i] is not None and _agrees(scores[i], human[i], "yn")) for i in ns]
+    row["yn_no_short"] = {"n": len(ns), "decided": sum(scores[i] is not None for i in ns)}
+    row["yn_no_short_right"] = sum(right) / len(right) if right else None
+    row["yn_no_short_right_ci"] = bootstrap_ci(
+        right, seed=seed, name=f"{split}:{name}:noshort", n_boot=n_boot, clusters=[qa_ids[i] for i in ns]
+    )
+    return row
+
+
 def method_scores(
     samples: Sequence[Sample], labels: Sequence[HumanLabel], nli: NLI | None, *, quiet: bool = True
 ) -> dict[str, list[float | None]]:
     """Scores of every method (``None`` = undecided without an NLI model); NLI-only needs a model."""
-    responses = {lab.id: lab.response for lab in labels}
-    cleaned = [clean_response(lab.response) for lab in labels]
+    replies = [lab.response for lab in labels]
+    cleaned = [clean_response(r) for r in replies]
     out: dict[str, list[float | None]] = {
         "F1": [token_f1(c, s.fact) for c, s in zip(cleaned, samples, strict=True)],
         "Recall": [
@@ -130,7 +250,7 @@ def method_scores(
         got = nli.predict([(s.nli_premise, c) for s, c in zip(samples, cleaned, strict=True)])
         out["NLI-only"] = [float(g == "entailment") for g in got]
     for method in ("paper", "plus"):
-        judged = judge_samples(samples, responses, nli, method=method, quiet=quiet)  # type: ignore[arg-type]
+        judged = judge_replies(samples, replies, nli, method=method, quiet=quiet)  # type: ignore[arg-type]
         out[f"Hybrid ({method})"] = [j.score for j in judged]
     return out
 
@@ -139,13 +259,12 @@ def ablation_scores(
     samples: Sequence[Sample], labels: Sequence[HumanLabel], nli: NLI | None, scores: dict[str, Any]
 ) -> dict[str, list[float | None]]:
     """The paper's hybrid with each plus rule alone, and plus without each rule."""
-    responses = {lab.id: lab.response for lab in labels}
+    replies = [lab.response for lab in labels]
     out: dict[str, list[float | None]] = {"paper": scores["Hybrid (paper)"]}
     variants: list[tuple[str, tuple[Rule, ...]]] = [(f"paper + {r}", (r,)) for r in RULES]
     variants += [(f"plus - {r}", tuple(x for x in RULES if x != r)) for r in RULES]
     for name, rules in variants:
-        judged = judge_samples(samples, responses, nli, method="plus", rules=rules)
-        out[name] = [j.score for j in judged]
+        out[name] = [j.score for j in judge_replies(samples, replies, nli, method="plus", rules=rules)]
     out["plus"] = scores["Hybrid (plus)"]
     return out
 
@@ -173,59 +292,3 @@ def _sq_err(s: float | None, h: float, _t: str) -> float:
 
 def _agrees(s: float | None, h: float, t: str) -> float:
     return float(to_label(float(s), t) == h)  # type: ignore[arg-type]
-
-
-COLUMNS = (("All", "mean_all"), ("WH", "mean_wh"), ("Y/N", "mean_yn"), ("MSE", "mse"), ("agree", "agreement"),
-           ("kappa Y/N", "kappa_yn"))  # fmt: skip
-
-
-def render_agreement(result: AgreeResult, fmt: str = "table") -> str:
-    """Table 4 (means beside the human mean, MSE, agreement, kappa), the plus - paper line, the ablation."""
-    import json
-
-    if fmt == "json":
-        return json.dumps(result.to_dict(), indent=1, sort_keys=True)
-    lines = [_table("method", result.rows)]
-    lines.append(_diff_line("plus - paper", result.comparison))
-    if result.ablation:
-        lines += ["", _ablation_table(result.ablation)]
-    lines.append(result.signature)
-    return "\n".join(lines)
-
-
-def _table(title: str, rows: dict[str, dict[str, Any]]) -> str:
-    width = max(len(title), *(len(k) for k in rows)) + 2
-    head = f"{title:<{width}}{'n':>5}" + "".join(f"{c:>{max(7, len(c) + 2)}}" for c, _ in COLUMNS)
-    out = [head]
-    for name, row in rows.items():
-        cells = "".join(f"{_num(row.get(k)):>{max(7, len(c) + 2)}}" for c, k in COLUMNS)
-        undecided = f"  ({row['undecided']} undecided)" if row.get("undecided") else ""
-        out.append(f"{name:<{width}}{row['n']:>5}{cells}{undecided}")
-    return "\n".join(out)
-
-
-def _ablation_table(rows: dict[str, dict[str, Any]]) -> str:
-    """One row per rule set: MSE and agreement, and their paired difference to the paper's hybrid."""
-    width = max(len(k) for k in rows) + 2
-    out = [f"{'ablation':<{width}}{'n':>5}{'MSE':>8}{'agree':>8}   {'MSE - paper':<24}{'agree - paper':<24}"]
-    for name, row in rows.items():
-        comp = row["vs_paper"]
-        out.append(f"{name:<{width}}{row['n']:>5}{_num(row['mse']):>8}{_num(row['agreement']):>8}   "
-                   f"{_delta(comp['mse']):<24}{_delta(comp['agreement']):<24}")  # fmt: skip
-    return "\n".join(out)
-
-
-def _delta(d: dict[str, Any]) -> str:
-    if d["delta"] is None:
-        return "-"
-    ci = "" if d["ci_low"] is None else f" [{d['ci_low']:+.3f}, {d['ci_high']:+.3f}]"
-    return f"{d['delta']:+.3f}{ci}"
-
-
-def _num(x: float | None) -> str:
-    return "-" if x is None else f"{x:.3f}"
-
-
-def _diff_line(name: str, comp: dict[str, Any]) -> str:
-    parts = [f"{label} {_delta(comp[key])}" for key, label in (("mse", "MSE"), ("agreement", "agreement"))]
-    return f"{name} (paired bootstrap 95% CI, n={comp['n']}): " + ", ".join(parts)

@@ -1,18 +1,20 @@
 """Human labels for ``consistest agree``: JSONL ``{id, response, human}``, checked record by record.
 
-``human`` follows the guidelines: Y/N items 0 or 1, WH items 0, 0.5 or 1. Ids must be the dataset's, each
-at most once; extra fields (class, note, ...) are ignored.
+``human`` follows the guidelines: Y/N items 0 or 1, WH items 0, 0.5 or 1. Ids must be the dataset's. One
+sample may be labelled several times with different replies (several models answered it); the same reply
+to the same sample twice is refused. An optional ``model`` names who wrote the reply (``agree`` then reports
+per model); other fields (item, category, note, ...) are ignored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from consistest.core.errors import InputError
 from consistest.core.io import read_jsonl
-from consistest.core.records import Sample
+from consistest.core.records import Sample, content_hash
 
 ALLOWED = {"yn": (0.0, 1.0), "wh": (0.0, 0.5, 1.0)}
 
@@ -22,26 +24,67 @@ class HumanLabel:
     id: str
     response: str
     human: float
+    model: str | None = None
 
     def key(self) -> tuple[str, str, float]:
         return (self.id, self.response, self.human)
 
 
+@dataclass(frozen=True)
+class LabelSplit:
+    """A labels file under a name (``dev``, ``test``): what ``agree`` reports one table for."""
+
+    name: str
+    path: Path
+
+
+def parse_split(spec: str | Path) -> LabelSplit:
+    """``NAME=FILE`` or ``FILE`` (named after the file: ``tests/data/agree_dev.jsonl`` -> ``agree_dev``)."""
+    text = str(spec)
+    name, sep, path = text.partition("=")
+    if not sep or Path(text).exists() or not name.strip():
+        return LabelSplit(Path(text).stem or text, Path(text))
+    return LabelSplit(name.strip(), Path(path))
+
+
+def label_splits(specs: str | Path | Sequence[str | Path | LabelSplit]) -> list[LabelSplit]:
+    """The splits of one or more specs, their names distinct."""
+    items = [specs] if isinstance(specs, (str, Path)) else list(specs)
+    out = [s if isinstance(s, LabelSplit) else parse_split(s) for s in items]
+    if not out:
+        raise InputError("no labels file given", field="labels")
+    names = [s.name for s in out]
+    for name in names:
+        if names.count(name) > 1:
+            raise InputError(
+                f"two labels files named {name!r}: name them (--labels NAME=FILE)", field="labels"
+            )
+    return out
+
+
+def labels_tag(labels: Sequence[HumanLabel]) -> str:
+    """A labels file in the signature: the hash of what ``agree`` reads from it and its size."""
+    return f"{content_hash(*[lab.key() for lab in labels])[:12]}-{len(labels)}"
+
+
 def read_labels(path: str | Path, samples: Mapping[str, Sample]) -> list[HumanLabel]:
     """The labels of a file, in file order; any bad record is an InputError naming line and field."""
     out: list[HumanLabel] = []
-    seen: set[str] = set()
+    seen: dict[tuple[str, str], int] = {}
     for n, obj in read_jsonl(path):
         where = {"path": str(path), "record": f"line {n}"}
-        sid, response, human = obj.get("id"), obj.get("response"), obj.get("human")
+        sid, response, human, model = obj.get("id"), obj.get("response"), obj.get("human"), obj.get("model")
         if not isinstance(sid, str) or not sid:
             raise InputError("missing or not a string", field="id", **where)
         if sid not in samples:
             raise InputError(f"unknown sample id {sid!r} (not in the dataset)", field="id", **where)
-        if sid in seen:
-            raise InputError(f"sample id {sid!r} labelled twice", field="id", **where)
         if not isinstance(response, str):
             raise InputError("missing or not a string", field="response", **where)
+        if (sid, response) in seen:
+            raise InputError(f"sample id {sid!r} labelled twice with the same response (first on line "
+                             f"{seen[sid, response]})", field="id", **where)  # fmt: skip
+        if model is not None and not isinstance(model, str):
+            raise InputError(f"must be a string, got {model!r}", field="model", **where)
         qtype = samples[sid].type
         if (
             isinstance(human, bool)
@@ -52,8 +95,8 @@ def read_labels(path: str | Path, samples: Mapping[str, Sample]) -> list[HumanLa
             raise InputError(
                 f"must be {allowed} for a {qtype.upper()} item, got {human!r}", field="human", **where
             )
-        seen.add(sid)
-        out.append(HumanLabel(sid, response, float(human)))
+        seen[sid, response] = n
+        out.append(HumanLabel(sid, response, float(human), model or None))
     if not out:
         raise InputError("no labels", path=str(path))
     return out

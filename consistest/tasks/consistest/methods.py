@@ -48,6 +48,11 @@ def support_text(s: Sample) -> str:
     return " ".join([s.fact, s.nli_premise, *s.persona])
 
 
+def fact_text(s: Sample) -> str:
+    """What the bot said that the answer rests on: the fact, and the NLI premise where it differs."""
+    return s.fact if s.nli_premise in ("", s.fact) else f"{s.fact} . {s.nli_premise}"
+
+
 def judge_samples(
     samples: Sequence[Sample],
     responses: Mapping[str, str],
@@ -58,9 +63,26 @@ def judge_samples(
     quiet: bool = True,
 ) -> list[Judged]:
     """Judge every sample's reply with ``method``; ``nli=None`` leaves NLI-only decisions undecided."""
+    replies = [responses[s.id] for s in samples]
+    return judge_replies(samples, replies, nli, method=method, rules=rules, quiet=quiet)
+
+
+def judge_replies(
+    samples: Sequence[Sample],
+    replies: Sequence[str],
+    nli: NLI | None,
+    *,
+    method: Method = "paper",
+    rules: Sequence[Rule] = RULES,
+    quiet: bool = True,
+) -> list[Judged]:
+    """Judge ``replies[i]`` as the reply to ``samples[i]`` (a sample may come several times, answered by
+    different models)."""
     check_method(method)
+    if len(replies) != len(samples):
+        raise ValueError("one reply per sample")
     if method == "paper":
-        paper = [judge(s.question, s.answer, s.type, responses[s.id]) for s in samples]
+        paper = [judge(s.question, s.answer, s.type, r) for s, r in zip(samples, replies, strict=True)]
         asks = [
             [(s.nli_premise, v.cleaned)] if v.need is not Need.NONE else []
             for s, v in zip(samples, paper, strict=True)
@@ -72,7 +94,8 @@ def judge_samples(
             for v, lab in zip(paper, labels, strict=True)
         ]  # fmt: skip
     plus = [
-        judge_plus(s.question, s.answer, s.type, responses[s.id], support_text(s), rules) for s in samples
+        judge_plus(s.question, s.answer, s.type, r, support_text(s), rules, fact_text(s))
+        for s, r in zip(samples, replies, strict=True)
     ]
     labels = _labels([v.pairs(s.nli_premise) for s, v in zip(samples, plus, strict=True)], nli, quiet)
     return [

@@ -1,0 +1,167 @@
+"""WH answers of ``--method plus``: which truth words count as keywords, and values beside or instead of the
+truth (half the truth, a hallucinated extra, another value in the truth's place).
+
+- ``function-words``: function words ("my", "in", "i") never count ("my mom" for "my dad": 0).
+- ``question-words``: truth words the question already holds are no evidence ("nature documentaries" for
+  "war documentaries" to "what type of documentaries ...": only "war" counts).
+- ``extras``: values listed beside the truth ("pizza , sushi and tacos"; "country music , and a bit of
+  rock"), other numbers beside it ("i'm 12 years old and i'm 11") or values in its frame elsewhere ("from
+  india , and my dad is from nepal") that the support does not hold: 0.5.
+- ``another-value``: the truth's number replaced by another in the truth's own frame ("once a year" for
+  "twice a year", "the third grade" for "fourth grade"): 0, not the partial credit of the words kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from consistest.metrics.propositions import Keys, clauses, is_content, stem, words_of
+from consistest.metrics.rules import FILLERS, MAX_KEYWORDS, content_tokens
+from consistest.metrics.stances import match_stem, substituted
+from consistest.metrics.words import FUNCTION_WORDS, NEGATIONS, lex
+
+LIST_JOINERS = frozenset({",", "and", "or", "&", "plus", "/"})
+COORDINATORS = frozenset({"and", "or", "&", "plus", "/"})
+NUMBER = re.compile(r"^[0-9]+$")
+
+
+def truth_keywords(truth: str, drop_function_words: bool, question: str = "") -> list[list[str]]:
+    """The truth's ``|`` alternatives as keyword lists (1..MAX_KEYWORDS each); with the function-words
+    rule those words are dropped, with a ``question`` the words it holds too; an alternative keeps its
+    words when nothing else would be left ("not really"; "documentaries" alone)."""
+    asked = set(content_tokens(question))
+    out = []
+    for alt in str(truth).split("|"):
+        toks = content_tokens(alt)
+        if drop_function_words:
+            toks = [t for t in toks if t not in FUNCTION_WORDS] or toks
+        toks = [t for t in toks if t not in asked] or toks
+        if 0 < len(toks) <= MAX_KEYWORDS:
+            out.append(toks)
+    return out
+
+
+def forms_recall(keywords: Sequence[str], said: Sequence[str]) -> float:
+    """Keyword recall where a keyword also counts in another form ("walker" for walk, by stem), or inside
+    a compound: a reply word spelling adjacent keywords ("supermodel" for super model) or ending in one of
+    four letters or more ("motorbike" for bike)."""
+    stems = {stem(t) for t in said}
+    distinct = list(dict.fromkeys(keywords))
+    joined = {"".join(keywords[i:j]) for i in range(len(keywords)) for j in range(i + 2, len(keywords) + 1)}
+    glued = [t for t in said if t in joined]
+    hit = 0
+    for k in distinct:
+        compound = any(len(k) >= 4 and len(t) - len(k) >= 4 and t.endswith(k) for t in said) or any(
+            k in g for g in glued
+        )
+        hit += k in said or stem(k) in stems or compound
+    return hit / len(distinct)
+
+
+def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> list[str]:
+    """Values listed beside a recalled truth keyword ("pizza , sushi and tacos"; "country music , and a bit
+    of rock": the truth's own next word may stand between) that the support text (fact + persona) lacks,
+    and other numbers beside a number truth. A list item is one or two words, none a function word."""
+    words = re.findall(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?|[,&/]", cleaned.lower())
+    folded = [content_tokens(w)[0] if content_tokens(w) else w for w in words]
+    have = set(content_tokens(support)) | set(truth_tokens)
+    extras: list[str] = []
+    for i, t in enumerate(folded):
+        if t not in truth_tokens:
+            continue
+        for step in (-1, 1):
+            j = i + step
+            nxt = words[j] if 0 <= j < len(words) else ","
+            if step == 1 and nxt not in LIST_JOINERS and _value_word(nxt) and folded[j] not in truth_tokens:
+                j += 1  # "country music , and ...": the truth's head noun
+            found, coordinated = [], False
+            while 0 <= j < len(words) and words[j] in LIST_JOINERS:
+                while 0 <= j < len(words) and words[j] in LIST_JOINERS:  # ", and"
+                    coordinated |= words[j] in COORDINATORS
+                    j += step
+                item, j = _item(words, folded, j, step)
+                if not item:
+                    break
+                found += item
+            if coordinated:  # "pizza , sushi and tacos", not "yellow , it's beautiful"
+                extras += [w for w in found if w not in have and w not in extras]
+    if any(NUMBER.match(t) for t in truth_tokens):
+        extras += [
+            w for w in content_tokens(cleaned) if NUMBER.match(w) and w not in have and w not in extras
+        ]
+    extras += [
+        w for w in frame_extras(words, folded, truth_tokens, support) if w not in have and w not in extras
+    ]
+    return extras
+
+
+PREPOSITIONS = lex("from in on at to with for by about near")
+
+
+def frame_extras(words: list[str], folded: list[str], truth_tokens: Sequence[str], support: str) -> list[str]:
+    """Other values in the truth's own frame elsewhere in the reply: the support says "from india", the
+    reply "my family is from india , and my dad is from nepal" (the preposition(s) before the truth)."""
+    said = re.findall(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?", support.lower())
+    heads = [i for i, w in enumerate(said) if truth_tokens and content_tokens(w)[:1] == [truth_tokens[0]]]
+    if not heads:
+        return []
+    k = heads[0]
+    while k > 0 and heads[0] - k < 2 and (said[k - 1] in PREPOSITIONS or said[k - 1] in ("a", "an", "the")):
+        k -= 1
+    frame = tuple(said[k : heads[0]])
+    if not set(frame) & PREPOSITIONS or not any(t in folded for t in truth_tokens):
+        return []
+    n = len(frame)
+    return [folded[j] for j in range(n, len(words)) if tuple(words[j - n : j]) == frame
+            and folded[j] not in truth_tokens and _value_word(words[j])]  # fmt: skip
+
+
+def _value_word(w: str) -> bool:
+    """Whether a word can be (part of) a listed value: no function word, filler, contraction or -ly."""
+    bad = w in FUNCTION_WORDS or w in NEGATIONS or w in FILLERS or "'" in w or w.endswith("ly")
+    return not bad and w[0].isalnum()
+
+
+def _item(words: list[str], folded: list[str], j: int, step: int) -> tuple[list[str], int]:
+    """The list item starting at ``j`` going in direction ``step``: up to two content words, after an
+    article or "a bit of"; returns (its folded words, the index after it)."""
+    item: list[str] = []
+    while 0 <= j < len(words) and words[j] in ("a", "an", "the", "some", "bit", "of"):
+        j += step
+    while 0 <= j < len(words) and len(item) < 2 and words[j] not in LIST_JOINERS:
+        if not _value_word(words[j]):
+            break  # the item ends before a word that is no value
+        item.append(folded[j])
+        j += step
+    if step == 1 and item and 0 <= j < len(words) and words[j] in VERB_OBJECTS:
+        return [], j  # "my cat and make her happy": a verb, not a listed value
+    return item, j
+
+
+VERB_OBJECTS = lex("her him them it me you us to")
+NUMBER_WORDS = lex("once twice thrice first second third fourth fifth sixth seventh eighth ninth tenth")
+
+
+def number_like(word: str) -> bool:
+    """A count, frequency or rank: "12", "twice", "third", "3rd"."""
+    return word in NUMBER_WORDS or bool(re.match(r"^[0-9]+(?:st|nd|rd|th|s)?$", word))
+
+
+def another_value(cleaned: str, truth: str) -> bool:
+    """Whether a clause keeps some of a truth alternative's words and puts another number in the place of
+    one it drops, behind the same function words ("about once a year" for "twice a year"). Other words in
+    the place are most often paraphrases ("my motorcycle helmet" for motorbike helmet): not judged here."""
+    for alt in str(truth).split("|"):
+        words = tuple(words_of(alt))
+        value = tuple(stem(w) for w in words if is_content(w))
+        if len(value) < 2:
+            continue
+        keys = Keys(None, value, words)
+        for c in clauses(cleaned):
+            got = words_of(c)
+            stems = [match_stem(w, keys) for w in got]
+            swap = None if set(value) <= set(stems) else substituted(keys, got, stems)
+            if swap is not None and number_like(swap[0]) and number_like(swap[1]):
+                return True
+    return False

@@ -1,0 +1,139 @@
+"""What a Y/N reply answers when it carries no yes/no word or short form (the ``yn-proposition`` rule), and
+whether the long part of one that does agrees with it (the ``yn-long`` rule).
+
+The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0); a reply that restates the fact
+agrees with the truth, one that negates it or puts another value in its place does not ("i have six sons"
+for the fact "i have five sons"); otherwise the reply's stance on the question's proposition decides ("i own
+a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no);
+clauses that disagree with each other give 0 (the guidelines: any disagreement); a reply that shares no
+content word with question or fact is off-topic (0). What none of this decides is left to NLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from consistest.metrics.propositions import (
+    Keys,
+    Stance,
+    clauses,
+    is_content,
+    proposition,
+    question_keys,
+    statement_keys,
+    stem,
+    words_of,
+)
+from consistest.metrics.rules import FILLERS, _phrase_at
+from consistest.metrics.stances import ClauseReading, clause_reading
+from consistest.metrics.words import evasive
+
+FACT_SHARE = 0.5  # a fact is restated (or given another value) by a clause holding this share of its keys
+# A long part restates the question only when it holds all its keys, and gives it another value when it
+# holds half of them: it follows a yes/no word, so only clear disagreement overrules that word.
+LONG_SHARE = (1.0, 0.5)
+Polarity = Literal["yes", "no"]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a reply answers: ``polarity`` (None: the rules cannot tell) and ``outcome``, the evidence."""
+
+    outcome: str
+    polarity: Polarity | None = None
+    wrong_anyway: bool = False  # evasive, off-topic, conflicting, another value than the fact: 0 whatever
+
+    def score(self, truth: Polarity) -> float | None:
+        if self.wrong_anyway:
+            return 0.0
+        return None if self.polarity is None else float(self.polarity == truth)
+
+
+def _flip(p: Polarity) -> Polarity:
+    return "no" if p == "yes" else "yes"
+
+
+@lru_cache(maxsize=1 << 12)
+def fact_keys(fact: str) -> tuple[Keys, ...]:
+    """The statements of a fact, each clause without its opening yes/no phrase ("not really , i ...")."""
+    out = []
+    for c in clauses(fact):
+        words = c.split()
+        i = 0
+        while i < len(words) and words[i] in FILLERS:
+            i += 1
+        said = _phrase_at(words, i)
+        if said is not None and not (i + said[1] < len(words) and is_content(words[i + said[1]])):
+            i += said[1]  # "not really , as a woman i ...", but not "no games"
+        keys = statement_keys(" ".join(words[i:]))
+        if keys is not None:
+            out.append(keys)
+    return tuple(out)
+
+
+def about_user(clause: str) -> bool:
+    """A clause about the user, not the bot ("oh , you speak chinese"): no evidence of the bot's answer."""
+    words = [w for w in clause.split() if w not in FILLERS and w not in ("wow", "lol", "haha")]
+    return bool(words) and words[0] in ("you", "your", "u", "ur", "you're", "yours")
+
+
+def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalone: bool = True) -> Reading:
+    """The reading of a reply without a yes/no word or short form (see the module's docstring); with
+    ``standalone=False`` the reading of the long part of one that has them, which need not be on topic.
+
+    Evidence that rests on all the words of a fact or of the question outranks evidence that rests on part
+    of them: the fact first, then the question's proposition, each read in full before either in part."""
+    if standalone and evasive(cleaned):
+        return Reading("evasive", wrong_anyway=True)
+    parts = [c for c in clauses(cleaned) if not about_user(c)]
+    prop = proposition(question)
+    share = (0.0, 0.0) if standalone else LONG_SHARE
+    on_q = [clause_reading(question_keys(prop), c, *share) for c in parts] if prop is not None else []
+    on_fact = [_fact_reading(fact, c) for c in parts]
+    for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
+                                   ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
+        got = _combine([r.stance for r in readings if r is not None and r.full is full])
+        if got == "conflict":
+            return Reading("conflicting", wrong_anyway=True)
+        if got is not None:
+            return _reading(source, got, truth)
+    if standalone and fact.strip() and not _shares_content(question, fact, parts):
+        return Reading("off_topic", wrong_anyway=True)
+    return Reading("undecided")
+
+
+def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:
+    if source == "fact":
+        if stance == "other":
+            return Reading("other_value_than_fact", wrong_anyway=True)
+        return Reading(
+            f"{'restates' if stance == 'yes' else 'negates'}_fact", truth if stance == "yes" else _flip(truth)
+        )
+    outcome = {"yes": "restates_question", "no": "negates_question", "other": "states_other_value"}[stance]
+    return Reading(outcome, "yes" if stance == "yes" else "no")
+
+
+def _fact_reading(fact: str, clause: str) -> ClauseReading | None:
+    """The clause's strongest reading against any statement of the fact: full before partial, then yes
+    before no before another value. One shared word is partial evidence however short the fact ("i prefer
+    red to yellow" to the fact "my favorite color is yellow")."""
+    got = [r for k in fact_keys(fact) if (r := clause_reading(k, clause, FACT_SHARE, FACT_SHARE)) is not None]
+    got = [r if r.hits > 1 else ClauseReading(r.stance, False, r.hits) for r in got]
+    return min(got, key=lambda r: (not r.full, ("yes", "no", "other").index(r.stance)), default=None)
+
+
+def _combine(stances: list[Stance]) -> Stance | Literal["conflict"] | None:
+    """One stance from the clauses': yes and no together conflict; yes beside another value is yes ("i'm
+    wearing a hat . i'm wearing sunglasses")."""
+    got = set(stances)
+    if {"yes", "no"} <= got:
+        return "conflict"
+    return next((s for s in ("yes", "no", "other") if s in got), None)
+
+
+def _shares_content(question: str, fact: str, parts: list[str]) -> bool:
+    have = {stem(w) for c in parts for w in words_of(c) if is_content(w)}
+    want = {stem(w) for w in words_of(question) + words_of(fact) if is_content(w)}
+    return bool(have & want)

@@ -1,0 +1,195 @@
+"""Y/N questions as propositions and the reading of replies without a short form (plus's yn-proposition and
+yn-long rules): one table each, every row computable by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from consistest.metrics.propositions import proposition, question_keys, statement_keys, stem
+from consistest.metrics.stances import clause_reading, clause_stance
+from consistest.metrics.words import evasive
+from consistest.metrics.yesno import fact_keys, read_reply
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "negation"),
+    [
+        ("do you own a yacht ?", "i own a yacht", "i don't own a yacht"),
+        ("are you married ?", "i am married", "i'm not married"),
+        ("is your favorite color blue ?", "my favorite color is blue", "my favorite color isn't blue"),
+        ("were you born in kenya ?", "i was born in kenya", "i wasn't born in kenya"),
+        ("have you lost your dog?", "i have lost my dog", "i haven't lost my dog"),
+        ("can you play any music?", "i can play any music", "i can't play any music"),
+        ("does your dog bark ?", "my dog does bark", "my dog doesn't bark"),
+        ("are you happily married ?", "i am happily married", "i'm not happily married"),
+        ("don't you like cats ?", "i like cats", "i don't like cats"),  # asked negatively, same proposition
+        ("so , do your parents live here ?", "my parents live here", "my parents don't live here"),
+    ],
+)
+def test_proposition_statement_and_negation(question: str, statement: str, negation: str) -> None:
+    p = proposition(question)
+    assert p is not None and p.statement() == statement and p.negation() == negation
+
+
+@pytest.mark.parametrize(
+    "question", ["what is your name ?", "you have never heard of allen ?", "have you never been ?", "do ?"]
+)
+def test_no_proposition(question: str) -> None:
+    assert proposition(question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "verb", "value"),
+    [
+        ("do you own a yacht ?", "own", ("yacht",)),
+        ("do you like to dance ?", "like", ("danc",)),  # like, love, enjoy ... are one verb
+        ("are you a fan of the walking dead ?", None, ("fan", "walk", "dead")),
+        ("do you have six sons ?", "hav", ("6", "son")),  # numbers as digits
+        ("do you know how to say it in spanish ?", "know", ("say", "spanish")),  # "how" is no value
+    ],
+)
+def test_question_keys(question: str, verb: str | None, value: tuple[str, ...]) -> None:
+    keys = question_keys(proposition(question))  # type: ignore[arg-type]
+    assert (keys.verb, keys.value) == (verb, value)
+
+
+@pytest.mark.parametrize(
+    ("statement", "verb", "value", "negated"),
+    [
+        ("i drive a nissan pathfinder .", "driv", ("nissan", "pathfind"), False),
+        ("i am an elementary school teacher", None, ("elementary", "school", "teach"), False),
+        ("i've 5cats .", "hav", ("5", "cat"), False),
+        ("i don't attend church", "attend", ("church",), True),
+        ("my sister is a pole dancer .", None, ("pol", "danc"), False),
+        ("i am working on a robot", "work", ("robot",), False),  # a participle after "am" is the verb
+    ],
+)
+def test_statement_keys(statement: str, verb: str | None, value: tuple[str, ...], negated: bool) -> None:
+    keys = statement_keys(statement)
+    assert keys is not None and (keys.verb, keys.value, keys.negated) == (verb, value, negated)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("dancing", "dance"),
+        ("danced", "dance"),
+        ("runner", "run"),
+        ("married", "marry"),
+        ("cats", "cat"),
+        ("kids", "children"),
+    ],
+)
+def test_stem_joins_forms(a: str, b: str) -> None:
+    assert stem(a) == stem(b)
+
+
+@pytest.mark.parametrize(
+    ("question", "clause", "stance"),
+    [
+        ("do you own a yacht ?", "i own a yacht", "yes"),
+        ("do you own a yacht ?", "i've never owned a yacht", "no"),
+        ("do you own a yacht ?", "i own a sailboat", "other"),  # "own a _": another value in the place
+        ("were you born in kenya ?", "i was born in somalia", "other"),
+        ("do you drive a mercedes ?", "i drive a bmw", "other"),
+        ("is your farm a large one ?", "that's a small one", "other"),
+        ("do you have six sons ?", "i have five sons", "other"),
+        ("are you a truck driver ?", "i'm an elementary school teacher", "other"),  # "i am a _"
+        ("do you like math ?", "i hate math class", "no"),  # a verb of dislike negates
+        ("do you like soda ?", "i never drink soda", "no"),
+        ("do you like star wars ?", "nothing like a good movie", None),  # "like" here is no verb
+        ("do you own a yacht ?", "i like pizza", None),
+        ("are you active ?", "i have been fortunate", None),  # no "a": not what the subject is
+        ("do you work in a shipyard ?", "i work full time in a shipyard", "yes"),
+        ("do you have kids ?", "i am spending the day with my kids", "yes"),
+        ("do you like poetry ?", "i love it", "yes"),  # the pronoun stands for the value
+        ("do you like poetry ?", "i don't really like it", "no"),
+        ("do you have any step children ?", "i have a step child", "yes"),
+    ],
+)
+def test_clause_stance_on_the_question(question: str, clause: str, stance: str | None) -> None:
+    assert clause_stance(question_keys(proposition(question)), clause) == stance  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fact", "clause", "reading"),
+    [
+        ("i drive a nissan pathfinder .", "i drive a nissan altima", ("other", True)),
+        ("i like to watch nhl hockey .", "i love watching the game", ("other", False)),  # two words gone
+        ("i work fulltime in a shipyard", "i work full time in a shipyard", ("yes", False)),  # no swap
+        ("i am just spending time with my kids", "i am spending the day with my kids", ("yes", False)),
+        ("i have a german shepherd dog .", "he is a very loyal dog", None),  # too little of the fact
+        ("i'm a professional tennis player .", "i play ping pong", None),
+        ("i could make you an aspirin !", "i could make you one", None),  # "one": a pronoun, no value
+        ("i do not drink soda .", "i don't drink cola", None),  # negated both: no other value
+    ],
+)
+def test_clause_reading_on_the_fact(fact: str, clause: str, reading: tuple | None) -> None:
+    got = [r for k in fact_keys(fact) if (r := clause_reading(k, clause, 0.5, 0.5)) is not None]
+    assert ((got[0].stance, got[0].full) if got else None) == reading
+
+
+def test_fact_keys_drop_the_answer_word_not_a_determiner() -> None:
+    (keys,) = fact_keys("not really as a woman i try to watch my diet")
+    assert not keys.negated and "diet" in keys.value
+    (keys,) = fact_keys("no games")
+    assert keys.negated  # "no games": no is a determiner here
+
+
+@pytest.mark.parametrize(
+    ("text", "is_evasive"),
+    [("i'm not sure .", True), ("i don't know , i like music", True), ("that's a good question", True),
+     ("hmm , i'd rather not say", True), ("i know how to swim", False), ("i'm sure i do", False)],
+)  # fmt: skip
+def test_evasive(text: str, is_evasive: bool) -> None:
+    assert evasive(text) is is_evasive
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "fact", "reply", "outcome", "score"),
+    [
+        ("do you own a yacht ?", "yes", "i own a yacht .", "i own a yacht , it's a luxury vessel",
+         "restates_fact", 1.0),
+        ("do you own a yacht ?", "yes", "i own a yacht .", "i've never owned a yacht", "negates_fact", 0.0),
+        ("were you born in kenya ?", "no", "i was born in somalia .", "i was born in somalia",
+         "restates_fact", 1.0),
+        ("were you born in kenya ?", "yes", "i was born in kenya .", "i was born in somalia",
+         "states_other_value", 0.0),
+        ("do you have six sons ?", "no", "i have five sons .", "i have six sons .", "other_value_than_fact",
+         0.0),
+        ("do you have pets ?", "yes", "i've 5cats .", "i have five cats !", "restates_fact", 1.0),
+        ("are you married ?", "no", "i am single .", "i'm not married", "negates_question", 1.0),
+        ("are you married ?", "no", "i am single .", "i'm married to emily", "restates_question", 0.0),
+        ("is your farm a large one ?", "yes", "it's a big farm", "that's a small one", "states_other_value",
+         0.0),
+        ("do you like cats ?", "yes", "i love cats .", "i'm not sure", "evasive", 0.0),
+        ("do you like cats ?", "yes", "i love cats .", "the weather is nice", "off_topic", 0.0),
+        ("do you like cats ?", "yes", "i love cats .", "i love cats , i hate cats", "conflicting", 0.0),
+        ("do you speak chinese ?", "yes", "i speak chinese .", "oh , you speak chinese", "off_topic", 0.0),
+        ("do you believe in god ?", "no", "i am an atheist", "i'm an atheist .", "restates_fact", 1.0),
+        ("do you work for the postal service ?", "yes", "i am employed by the postal service",
+         "i work at the post office", "undecided", None),  # on topic, but the rules cannot read it
+    ],
+)  # fmt: skip
+def test_read_reply(question, truth, fact, reply, outcome, score) -> None:
+    got = read_reply(question, truth, fact, reply)
+    assert (got.outcome, got.score(truth)) == (outcome, score)
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "fact", "long", "score"),
+    [
+        ("do you drive a mercedes ?", "yes", "i drive a mercedes", "i drive a bmw", 0.0),
+        ("do you drive a nissan ?", "yes", "i drive a nissan pathfinder .", "i drive a nissan altima", 0.0),
+        ("do you love cats ?", "yes", "i love cats", "i can not stand cats", 0.0),
+        ("do you work at a bar ?", "yes", "i work at a bar", "i work at a bar downtown", 1.0),
+        # "have a _" alone anchors little: most of the fact said outranks it
+        ("do you have a dog ?", "yes", "i've a german shepherd dog .", "i have a german shepherd", 1.0),
+        ("do you drink cola ?", "no", "i do not drink soda .", "i don't drink cola", 1.0),  # both negated
+        ("are you a painter now ?", "no", "i used to be a painter", "i'm not a painter now", 1.0),
+        ("do you like to dance ?", "yes", "i love to dance", "what about you", None),  # off topic: allowed
+        ("do you know how to say hi in spanish ?", "no", "no", "i can say it in french", None),  # partly
+    ],
+)  # fmt: skip
+def test_read_long_part(question, truth, fact, long, score) -> None:
+    assert read_reply(question, truth, fact, long, standalone=False).score(truth) == score
