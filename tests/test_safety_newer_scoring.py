@@ -148,7 +148,7 @@ def test_rescoring_with_another_method_is_refused_unless_overwrite(demo: Path, t
     before = (run / "summary.json").read_text()
     r = _score(demo, responses, run, "--method", "plus", "-q")
     assert r.exit_code == 2 and _one_line(r.stderr)
-    assert "holds scores with method:paper; scoring with method:plus-1 would replace them" in r.stderr
+    assert "holds scores with method:paper; scoring with method:plus-2 would replace them" in r.stderr
     assert (run / "summary.json").read_text() == before
     assert _score(demo, responses, run, "-q").exit_code == 0  # the same method rescoring is fine
     r = _score(demo, responses, run, "--method", "plus", "--overwrite", "-q")
