@@ -152,7 +152,7 @@ def test_rescoring_with_another_method_is_refused_unless_overwrite(demo: Path, t
     assert (run / "summary.json").read_text() == before
     assert _score(demo, responses, run, "-q").exit_code == 0  # the same method rescoring is fine
     r = _score(demo, responses, run, "--method", "plus", "--overwrite", "-q")
-    assert r.exit_code == 0 and "method:plus-1" in r.stdout
+    assert r.exit_code == 0 and "method:plus-2" in r.stdout
 
 
 def test_long_replies_are_cut_and_said_so(demo: Path, tmp_path: Path) -> None:
