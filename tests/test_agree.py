@@ -158,6 +158,12 @@ def test_one_sample_answered_by_several_models(dataset: Path, tmp_path: Path) ->
     ]
     result = run_agree(AgreeConfig(dataset, _labels(tmp_path / "m.jsonl", rows), nli=None, n_boot=100))
     assert result.n == 7
+    # two models may give the very same reply to one sample: two labelled items, not a repeat
+    same = rows + [{**LABELS[0], "model": "b"}]
+    assert run_agree(AgreeConfig(dataset, _labels(tmp_path / "s.jsonl", same), nli=None, n_boot=100)).n == 8
+    res = run_cli("agree", "--dataset", dataset, "--labels", _labels(tmp_path / "t.jsonl", same + [same[-1]]),
+                  "--nli", "none")  # fmt: skip
+    assert res.exit_code == 2 and "labelled twice with the same response (first on line 8)" in res.output
     by_model = result.first.by_model
     assert set(by_model) == {"a", "b"} and by_model["b"]["Human"]["n"] == 2
     assert by_model["b"]["Hybrid (plus)"]["mse"] == 0.0  # "i love cats" restates the fact; "sushi" gets 0

@@ -1,8 +1,9 @@
 """Human labels for ``consistest agree``: JSONL ``{id, response, human}``, checked record by record.
 
 ``human`` follows the guidelines: Y/N items 0 or 1, WH items 0, 0.5 or 1. Ids must be the dataset's. One
-sample may be labelled several times with different replies (several models answered it); the same reply
-to the same sample twice is refused. An optional ``model`` names who wrote the reply (``agree`` then reports
+sample may be labelled several times with different replies, or with the same reply by different models
+(several models answered it); the same model's reply to the same sample twice is refused. An optional
+``model`` names who wrote the reply (``agree`` then reports
 per model); other fields (item, category, note, ...) are ignored.
 """
 
@@ -26,8 +27,10 @@ class HumanLabel:
     human: float
     model: str | None = None
 
-    def key(self) -> tuple[str, str, float]:
-        return (self.id, self.response, self.human)
+    def key(self) -> tuple[str, ...]:
+        """What the ``labels:`` hash covers (the model only when named: files without one keep their hash)."""
+        base = (self.id, self.response, self.human)
+        return base if self.model is None else (*base, self.model)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ def labels_tag(labels: Sequence[HumanLabel]) -> str:
 def read_labels(path: str | Path, samples: Mapping[str, Sample]) -> list[HumanLabel]:
     """The labels of a file, in file order; any bad record is an InputError naming line and field."""
     out: list[HumanLabel] = []
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str, str | None], int] = {}
     for n, obj in read_jsonl(path):
         where = {"path": str(path), "record": f"line {n}"}
         sid, response, human, model = obj.get("id"), obj.get("response"), obj.get("human"), obj.get("model")
@@ -80,11 +83,11 @@ def read_labels(path: str | Path, samples: Mapping[str, Sample]) -> list[HumanLa
             raise InputError(f"unknown sample id {sid!r} (not in the dataset)", field="id", **where)
         if not isinstance(response, str):
             raise InputError("missing or not a string", field="response", **where)
-        if (sid, response) in seen:
-            raise InputError(f"sample id {sid!r} labelled twice with the same response (first on line "
-                             f"{seen[sid, response]})", field="id", **where)  # fmt: skip
         if model is not None and not isinstance(model, str):
             raise InputError(f"must be a string, got {model!r}", field="model", **where)
+        if (sid, response, model) in seen:
+            raise InputError(f"sample id {sid!r} labelled twice with the same response (first on line "
+                             f"{seen[sid, response, model]})", field="id", **where)  # fmt: skip
         qtype = samples[sid].type
         if (
             isinstance(human, bool)
@@ -95,7 +98,7 @@ def read_labels(path: str | Path, samples: Mapping[str, Sample]) -> list[HumanLa
             raise InputError(
                 f"must be {allowed} for a {qtype.upper()} item, got {human!r}", field="human", **where
             )
-        seen[sid, response] = n
+        seen[sid, response, model] = n
         out.append(HumanLabel(sid, response, float(human), model or None))
     if not out:
         raise InputError("no labels", path=str(path))
