@@ -3,8 +3,8 @@
 ``human`` follows the guidelines: Y/N items 0 or 1, WH items 0, 0.5 or 1. Ids must be the dataset's. One
 sample may be labelled several times with different replies, or with the same reply by different models
 (several models answered it); the same model's reply to the same sample twice is refused. An optional
-``model`` names who wrote the reply (``agree`` then reports
-per model); other fields (item, category, note, ...) are ignored.
+``model`` names who wrote the reply (``agree`` then reports per model); other fields (item, category,
+note, ...) are ignored.
 """
 
 from __future__ import annotations
