@@ -3,8 +3,8 @@
 - **DECODE rct** (Nie et al., 2021): human dialogues whose contradicting turns were removed, so each last
   turn is consistent with its speaker's earlier turns. Pairs (earlier statement of the same speaker, last
   turn) and (a persona line of that speaker, last turn) are neutral: hard non-contradictions that share
-  topic and words. Questions are no premises; a pair whose hypothesis repeats most of its premise's
-  content words is left out (it may be an entailment). A dialogue that shares a text with a held-out
+  topic and words. Questions are no premises; a pair whose hypothesis repeats more than half of its
+  words in the premise is left out (it may be an entailment). A dialogue that shares a text with a held-out
   (dev/test) PersonaChat dialogue or persona sentence goes to that split (``nli_splits``); the rest are
   split by content with the frozen test draw.
 - **ANLI** rounds 1-3 dev (``context``/``hypothesis``/``label`` e/n/c): a seeded share of contexts is
@@ -28,7 +28,7 @@ from consistest.training.nli_data import ID2LABEL, holdout, read_nli_file, subsa
 from consistest.training.nli_splits import held_out_texts, split_of_key, split_seed, uniform
 
 ANLI_LABELS = {"e": "entailment", "n": "neutral", "c": "contradiction"}
-OVERLAP_MAX = 0.5  # a DECODE pair whose hypothesis repeats more of the premise's content words is skipped
+OVERLAP_MAX = 0.5  # a DECODE pair whose hypothesis has more of its words in the premise is skipped
 
 
 def _row(premise: str, hypothesis: str, label: str, split: str, source: str, kind: str) -> dict[str, Any]:
@@ -44,7 +44,8 @@ def _row(premise: str, hypothesis: str, label: str, split: str, source: str, kin
 
 
 def overlap(premise: str, hypothesis: str) -> float:
-    """Share of the hypothesis's content words that the premise has (0 when it has none)."""
+    """Share of the hypothesis's distinct words (``content_tokens``: lower-cased, articles and punctuation
+    dropped, numbers as digits) that the premise has too; 0 when it has none."""
     h = set(content_tokens(hypothesis))
     return len(h & set(content_tokens(premise))) / len(h) if h else 0.0
 
