@@ -18,7 +18,11 @@ from consistest.cli.options import n_boot_option, nli_options
 @click.option("--stats", type=click.Path(dir_okay=False), help="Stats JSON [default: <out>.stats.json].")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option(
-    "--dev-fraction", type=float, default=0.15, show_default=True, help="Share of personas held out."
+    "--dev-fraction",
+    type=float,
+    default=0.15,
+    show_default=True,
+    help="Dev share of persona sentences and speakers outside the frozen test split.",
 )
 @click.option(
     "--max-per-relation", type=int, default=300, show_default=True, help="Cap per split/label/relation."
@@ -28,30 +32,31 @@ from consistest.cli.options import n_boot_option, nli_options
     type=float,
     default=0.2,
     show_default=True,
-    help="Share of neutral pairs whose hypothesis is an evasive reply ('i don't know .').",
+    help="Neutral pairs with an evasive reply ('i don't know .') added, as a share of the natural ones.",
 )
 @click.option(
     "--synthetic-share",
     type=float,
     default=0.5,
     show_default=True,
-    help="Share of contradictions made by negation, antonyms and swapped attribute values.",
+    help="Contradictions made by negation, antonyms and swapped values, added on top of the natural ones "
+    "(as a share of them).",
 )
 @click.option(
     "--swap-neutral-share",
     type=float,
     default=0.15,
     show_default=True,
-    help="Share of neutral pairs that swap the value of a multi-valued relation ('i like tea').",
+    help="Neutral pairs swapping a multi-valued relation's value ('i like tea') added, as a share.",
 )
 @click.option(
     "--restate-share",
     type=float,
     default=0.5,
     show_default=True,
-    help="Share of entailments that restate a sentence with surface edits (i am -> i'm, 20 -> twenty).",
+    help="Entailments restating a sentence with surface edits (i am -> i'm, 20 -> twenty) added, as a share.",
 )
-@click.option("--no-probe", is_flag=True, help="Leave out the persona-vs-utterance probe rows (split probe).")
+@click.option("--no-probe", is_flag=True, help="Leave out the persona-vs-utterance probes (dev, test).")
 @quiet_option
 @handle_errors
 def nli_pairs(
@@ -68,8 +73,9 @@ def nli_pairs(
     no_probe,
     quiet,
 ) -> None:
-    """Build balanced entailment/neutral/contradiction pairs (with a split field) from DNLI triples,
-    with synthetic contradictions, and a probe set of persona sentences vs utterances (split probe)."""
+    """Build entailment/neutral/contradiction pairs (split train/dev/test, the test split frozen) from DNLI
+    triples, with synthetic pairs on top, and probes of persona sentences vs utterances (dev-probe,
+    test-probe)."""
     from consistest.training.nli_build import NLIPairsConfig, build_nli_pairs
 
     result = build_nli_pairs(

@@ -47,11 +47,12 @@ class NLIPairsConfig:
     dev_fraction: float = 0.15
     max_per_relation: int = 300  # per split, label and relation
     neutral_tries: int = 8  # random partners tried per premise for neutral pairs
-    evasive_share: float = 0.2  # share of neutral pairs whose hypothesis is an evasive reply
-    synthetic_share: float = 0.5  # share of contradictions made by negation / antonym / value swap
-    swap_neutral_share: float = 0.15  # share of neutral pairs that swap a multi-valued relation's value
-    restate_share: float = 0.5  # share of entailments that restate a sentence with surface edits
-    probe: bool = True  # add the persona-vs-utterance probe rows (split "probe")
+    # synthetic pairs added on top of a split's natural pairs, as shares of one label's natural count
+    evasive_share: float = 0.2  # neutral: an evasive reply as hypothesis
+    synthetic_share: float = 0.5  # contradiction: negation / antonym / value swap
+    swap_neutral_share: float = 0.15  # neutral: another value of a multi-valued relation
+    restate_share: float = 0.5  # entailment: the same sentence with surface edits
+    probe: bool = True  # add the persona-vs-utterance probe rows (splits dev-probe, test-probe)
     quiet: bool = False
 
 
