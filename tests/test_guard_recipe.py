@@ -265,7 +265,7 @@ def guard_config(excerpts, base: Path, out: Path, **overrides):
     settings = dict(
         base=str(base), epochs=2, lr=5e-3, batch_size=64, max_length=48, snli_max=100, quiet=False
     )
-    return GuardConfig(inputs=excerpts, out=str(out), quiet=False, **{**settings, **overrides})
+    return GuardConfig(inputs=excerpts, out=str(out), **{**settings, **overrides})
 
 
 @pytest.mark.slow
