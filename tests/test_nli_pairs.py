@@ -47,9 +47,10 @@ def test_no_sentence_crosses_splits_and_balanced(dialogues) -> None:
         for text in texts:
             where.setdefault(text, set()).add(r["split"])
     assert all(len(s) == 1 for s in where.values())
-    for split in ("train", "dev"):
+    for split in ("train", "dev", "test"):
         counts = Counter(r["label"] for r in rows if r["split"] == split)
-        assert counts["entailment"] == counts["neutral"] == counts["contradiction"] > 0
+        natural = Counter(r["label"] for r in rows if r["split"] == split and r["kind"] == "natural")
+        assert natural["entailment"] == natural["neutral"] == natural["contradiction"] > 0
         assert stats["counts"][split] == {lab: counts[lab] for lab in LABELS}
     assert all(r["premise"] != r["hypothesis"] for r in rows if r["kind"] != "restate")  # restate may copy
 
@@ -58,13 +59,14 @@ def test_evasive_replies_are_neutral_and_split_apart(dialogues) -> None:
     rows, stats = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3, evasive_share=0.25)
     evasive = [r for r in rows if r["hypothesis"] in EVASIVE_REPLIES]
     assert evasive and all(r["label"] == "neutral" and r["relation"].endswith("/evasive") for r in evasive)
-    for split in ("train", "dev"):
-        neutral = [r for r in rows if r["split"] == split and r["label"] == "neutral"]
-        share = sum(r["hypothesis"] in EVASIVE_REPLIES for r in neutral) / len(neutral)
-        assert abs(share - 0.25) < 0.01
-    train = {r["hypothesis"] for r in evasive if r["split"] == "train"}
-    dev = {r["hypothesis"] for r in evasive if r["split"] == "dev"}
-    assert train and dev and not train & dev
+    replies = {}
+    for split in ("train", "dev", "test"):
+        n = sum(r["split"] == split and r["label"] == "neutral" and r["kind"] == "natural" for r in rows)
+        assert sum(r["split"] == split for r in evasive) == round(0.25 * n)
+        replies[split] = {r["hypothesis"] for r in evasive if r["split"] == split}
+    assert all(replies.values())
+    assert not replies["train"] & replies["dev"] and not replies["train"] & replies["test"]
+    assert not replies["dev"] & replies["test"]
     none, _ = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3, evasive_share=0.0)
     assert not [r for r in none if r["hypothesis"] in EVASIVE_REPLIES]
 

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from consistest.data.dialogues import read_dialogues
-from consistest.training.nli_build import PROBE_SPLIT, probe_rows, states_object
-from consistest.training.nli_pairs import Sentence, make_pairs, persona_texts
+from consistest.training.nli_build import PROBE_SPLITS, probe_rows, states_object
+from consistest.training.nli_pairs import LABELS, Sentence, make_pairs, persona_texts
 from consistest.training.nli_relations import SINGLE_VALUED
 from consistest.training.nli_synth import (
     PLACES,
@@ -141,22 +141,28 @@ def dialogues(convai2_txt):
     return read_dialogues(convai2_txt)
 
 
-def test_pairs_mix_synthetic_contradictions_and_stay_balanced(dialogues) -> None:
+def test_synthetic_pairs_are_added_on_top_of_the_natural_ones(dialogues) -> None:
     rows, stats = make_pairs(dialogues[:400], seed=0, dev_fraction=0.3, synthetic_share=0.5)
-    for split in ("train", "dev"):
-        part = [r for r in rows if r["split"] == split]
-        labels = Counter(r["label"] for r in part)
-        assert labels["entailment"] == labels["neutral"] == labels["contradiction"]
-        kinds = Counter(r["kind"] for r in part if r["label"] == "contradiction")
-        assert abs(kinds["natural"] - labels["contradiction"] / 2) <= 1
+    bare, _ = make_pairs(
+        dialogues[:400], seed=0, dev_fraction=0.3, synthetic_share=0.0, swap_neutral_share=0, restate_share=0,
+        evasive_share=0,
+    )  # fmt: skip
+    natural = [r for r in rows if r["kind"] == "natural"]
+    assert natural == bare  # the synthetic pairs take no natural pair's place
+    for split in ("train", "dev", "test"):
+        n = sum(r["split"] == split and r["label"] == "contradiction" for r in natural)
+        assert n > 0 and all(
+            sum(r["split"] == split and r["label"] == lab for r in natural) == n for lab in LABELS
+        )
+        kinds = Counter(r["kind"] for r in rows if r["split"] == split)
+        assert kinds["negation"] + kinds["antonym"] + kinds["swap"] == round(0.5 * n)
         assert kinds["negation"] and kinds["antonym"] and kinds["swap"]
+        assert kinds["restate"] == round(0.5 * n) and kinds["evasive"] == round(0.2 * n)
+        assert kinds["swap-neutral"] <= round(0.15 * n)
+        assert stats["counts"][split]["contradiction"] == n + round(0.5 * n)
     assert {r["kind"] for r in rows if r["label"] == "neutral"} >= {"natural", "evasive", "swap-neutral"}
     assert {r["kind"] for r in rows if r["label"] == "entailment"} == {"natural", "restate"}
-    assert stats["synth_version"] and stats["kinds"]["train"]
-    none, _ = make_pairs(
-        dialogues[:400], seed=0, dev_fraction=0.3, synthetic_share=0.0, swap_neutral_share=0, restate_share=0
-    )
-    assert {r["kind"] for r in none} <= {"natural", "evasive"}
+    assert stats["synth_version"] and stats["pairs_version"] == "3" and stats["kinds"]["train"]
 
 
 def test_persona_sentences_split_by_text_and_never_cross(dialogues) -> None:
@@ -167,20 +173,29 @@ def test_persona_sentences_split_by_text_and_never_cross(dialogues) -> None:
         for text in (r["premise"], r["hypothesis"]):
             splits.setdefault(text, set()).add(r["split"])
     assert all(len(s) == 1 for t, s in splits.items() if t in personas)
-    dev_personas = {t for t, s in splits.items() if t in personas and s == {"dev"}}
-    assert len(dev_personas) > 20  # PersonaChat reuses persona sentences: a split by persona set had none
+    for held in ("dev", "test"):  # PersonaChat reuses persona sentences: a split by persona set had none
+        assert len({t for t, s in splits.items() if t in personas and s == {held}}) > 20
 
 
-def test_probe_rows_are_unseen_persona_sentences_vs_utterances(dialogues) -> None:
-    probe = probe_rows(dialogues, seed=0, dev_fraction=0.15)
+@pytest.mark.parametrize(("split", "least"), [("dev", 40), ("test", 100)])
+def test_probe_rows_are_unseen_persona_sentences_vs_utterances(dialogues, split, least) -> None:
+    probe = probe_rows(dialogues, split=split, seed=0, dev_fraction=0.15)
     rows, _ = make_pairs(dialogues, seed=0, dev_fraction=0.15)
-    trained = {t for r in rows if r["split"] == "train" for t in (r["premise"], r["hypothesis"])}
+    seen = {t for r in rows if r["split"] != split for t in (r["premise"], r["hypothesis"])}
     personas = persona_texts(dialogues)
     labels = Counter(r["label"] for r in probe)
-    assert labels["contradiction"] >= 50
+    assert labels["contradiction"] >= least
     assert labels["entailment"] + labels["neutral"] == labels["contradiction"]
     for r in probe:
-        assert r["split"] == PROBE_SPLIT and r["premise"] in personas and r["hypothesis"] not in personas
-        assert r["premise"] not in trained and r["hypothesis"] not in trained
+        assert r["split"] == PROBE_SPLITS[split]
+        assert r["premise"] in personas and r["hypothesis"] not in personas
+        assert r["premise"] not in seen and r["hypothesis"] not in seen
         assert states_object(Sentence(r["premise"], tuple(r["premise_triple"]), ""))
-    assert probe == probe_rows(list(reversed(dialogues)), seed=0, dev_fraction=0.15)
+    assert probe == probe_rows(list(reversed(dialogues)), split=split, seed=0, dev_fraction=0.15)
+
+
+def test_the_test_probe_is_frozen(dialogues) -> None:
+    """Neither the seed nor the dev fraction moves a pair in or out of the test probe."""
+    test = probe_rows(dialogues, split="test", seed=0, dev_fraction=0.15)
+    assert test == probe_rows(dialogues, split="test", seed=7, dev_fraction=0.3)
+    assert probe_rows(dialogues, split="dev", seed=0) != probe_rows(dialogues, split="dev", seed=7)

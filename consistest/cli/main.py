@@ -92,6 +92,7 @@ COMMANDS: dict[str, str] = {
     "rank": "consistest.cli.aih:rank",
     "score": "consistest.cli.score:score",
     "train-detector": "consistest.cli.cdconv:train_detector",
+    "train-guard": "consistest.cli.nli:train_guard",
     "train-nli": "consistest.cli.nli:train_nli",
 }
 

@@ -5,6 +5,11 @@
 ``HFNLI.predict`` scores each distinct (premise, hypothesis) pair once, in length-sorted batches, truncated
 to the model's limit; ``HFNLI.predict_proba`` gives the label probabilities (the ``ProbabilisticNLI``
 capability, which AIH's judge thresholds). torch/transformers are imported lazily.
+
+A model folder may hold a contradiction threshold chosen on dev data (``nli_threshold.json``, written by
+``consistest train-guard``; read it with :func:`stored_threshold`). Then ``predict`` says contradiction when
+P(contradiction) > tau (as AIH's judge does) and otherwise the likelier of neutral and entailment, and the
+signature names tau (``name[c,n,e;c>0.42]``). A folder without one is read by argmax, as always.
 """
 
 from __future__ import annotations
@@ -23,6 +28,27 @@ DEFAULT_NLI = "Ehsanl/Roberta-DNLI"
 NONE_SPECS = ("none", "")
 _GENERIC = re.compile(r"^label_?\d+$", re.IGNORECASE)
 _SHORT = {"contradiction": "c", "neutral": "n", "entailment": "e"}
+THRESHOLD_FILE = "nli_threshold.json"  # {"contradiction": tau, "rule": ..., ...} beside the weights
+
+
+def stored_threshold(path: str | Path) -> float | None:
+    """The contradiction threshold tau stored in a model folder (``nli_threshold.json``), or None when the
+    folder has none (a hub id, or a model read by argmax). A malformed file is an InputError."""
+    file = Path(path).expanduser() / THRESHOLD_FILE
+    if not file.is_file():
+        return None
+    from consistest.core.io import read_json
+
+    data = read_json(file)
+    tau = data.get("contradiction") if isinstance(data, dict) else None
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not 0.0 <= tau < 1.0:
+        raise InputError("must be a number in [0, 1)", path=str(file), field="contradiction")
+    return float(tau)
+
+
+def threshold_tag(tau: float | None) -> str:
+    """The signature's mark of a threshold: ``;c>0.420``, or nothing for argmax."""
+    return "" if tau is None else f";c>{tau:.3f}"
 
 
 def canonical_label(name: str) -> str | None:
@@ -97,6 +123,7 @@ class HFNLI:
         max_length: int | None = None,
         sort: bool = True,
         dedup: bool = True,
+        threshold: float | None = None,
     ) -> None:
         self.model = model
         self.tokenizer = tokenizer
@@ -107,28 +134,26 @@ class HFNLI:
         self.max_length = max_length or model_max_length(model, tokenizer)
         self.sort = sort
         self.dedup = dedup
+        if threshold is not None and "contradiction" not in self.label_map.values():
+            raise InputError(f"{name}: a contradiction threshold needs a contradiction label")
+        self.threshold = threshold  # P(contradiction) > threshold is a contradiction; None: argmax
 
     @property
     def signature(self) -> str:
-        """``<name>[c,n,e]``: the model and how its outputs were read."""
-        return f"{self.name}[{label_map_signature(self.label_map)}]"
+        """``<name>[c,n,e]`` (``<name>[c,n,e;c>0.420]`` with a threshold): the model and how its outputs
+        were read."""
+        return f"{self.name}[{label_map_signature(self.label_map)}{threshold_tag(self.threshold)}]"
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
         """One canonical label per pair; each distinct pair runs through the model once."""
+        if self.threshold is not None:
+            return [decide(p, self.threshold) for p in self.predict_proba(pairs)]
         return [self.label_map[max(range(len(row)), key=row.__getitem__)] for row in self._logits(pairs)]
 
     def predict_proba(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
         """P(contradiction), P(neutral), P(entailment) per pair (softmax over the model's outputs; ids that
-        map to one canonical label are summed, a label the model lacks gets 0)."""
-        out = []
-        for row in self._logits(pairs):
-            top = max(row)
-            exp = [math.exp(x - top) for x in row]
-            by_label = dict.fromkeys(NLI_LABELS, 0.0)
-            for i, e in enumerate(exp):
-                by_label[self.label_map[i]] += e / sum(exp)
-            out.append(by_label)
-        return out
+        map to one canonical label are summed, a label the model lacks gets 0). Never thresholded."""
+        return [probabilities(row, self.label_map) for row in self._logits(pairs)]
 
     def _logits(self, pairs: Sequence[tuple[str, str]]) -> list[list[float]]:
         """Model outputs by label id, each distinct pair run once, in length-sorted batches."""
@@ -157,6 +182,24 @@ class HFNLI:
         with torch.inference_mode():
             logits = self.model(**batch).logits
         return logits.float().tolist()
+
+
+def probabilities(logits: Sequence[float], label_map: Mapping[int, str]) -> dict[str, float]:
+    """Softmax of one row of logits, summed by canonical label."""
+    top = max(logits)
+    exp = [math.exp(x - top) for x in logits]
+    total = sum(exp)
+    by_label = dict.fromkeys(NLI_LABELS, 0.0)
+    for i, e in enumerate(exp):
+        by_label[label_map[i]] += e / total
+    return by_label
+
+
+def decide(proba: Mapping[str, float], tau: float) -> str:
+    """Contradiction when P(contradiction) > tau, else the likelier of entailment and neutral."""
+    if proba["contradiction"] > tau:
+        return "contradiction"
+    return "entailment" if proba["entailment"] > proba["neutral"] else "neutral"
 
 
 def model_max_length(model: Any, tokenizer: Any) -> int:
@@ -204,8 +247,16 @@ def load_nli(
     model.eval().to(device)
     local = Path(spec).expanduser()
     name = local_model_name(local) if local.is_dir() else spec
+    tau = stored_threshold(local) if local.is_dir() else None
     return HFNLI(
-        model, tokenizer, label_map, name=name, batch_size=batch_size, device=device, max_length=max_length
+        model,
+        tokenizer,
+        label_map,
+        name=name,
+        batch_size=batch_size,
+        device=device,
+        max_length=max_length,
+        threshold=tau,
     )
 
 
@@ -242,11 +293,14 @@ __all__ = [
     "DEFAULT_NLI",
     "NLI_LABELS",
     "HFNLI",
+    "THRESHOLD_FILE",
     "canonical_label",
+    "decide",
     "label_map_signature",
     "load_nli",
     "model_max_length",
     "nli_from_option",
     "nli_signature",
     "resolve_label_map",
+    "stored_threshold",
 ]

@@ -1,9 +1,11 @@
-"""``consistest nli-pairs``: write the training pairs, their stats and the guard's probe set.
+"""``consistest nli-pairs``: write the training pairs, their stats and the guard's probe sets.
 
-The probe set (rows with ``split: probe``, never trained on: ``train-nli`` reads only ``train``/``dev``
-rows) asks what the guard is for: a persona sentence of an unseen (dev) persona against a real utterance
-that contradicts it, or that is consistent with it (entails it, or says something unrelated). Its
-contradiction recall and false-alarm rate are what ``consistest eval-nli`` reports.
+The probe sets (rows with ``split: dev-probe`` and ``split: test-probe``, never trained on: ``train-nli``
+reads only ``train``/``dev`` rows) ask what the guard is for: a persona sentence of an unseen persona
+against a real utterance that contradicts it, or that is consistent with it (entails it, or says
+something unrelated). Their contradiction recall and false-alarm rate are what ``consistest eval-nli``
+reports; the test probe comes from the frozen test split (``nli_splits``), the dev probe is what a
+threshold is chosen on.
 """
 
 from __future__ import annotations
@@ -21,16 +23,17 @@ from consistest.core.records import Dialogue, content_hash
 from consistest.metrics.rules import content_tokens
 from consistest.training.nli_pairs import (
     LABELS,
-    SPLITS,
     Sentence,
-    assign_splits,
     collect_sentences,
     make_pairs,
     persona_texts,
+    split_sentences,
 )
 from consistest.training.nli_relations import label
+from consistest.training.nli_splits import SPLITS, split_seed
 
-PROBE_SPLIT = "probe"
+PROBE_SPLITS = {"dev": "dev-probe", "test": "test-probe"}  # the probe rows of a held-out split
+LEGACY_PROBE = "probe"  # files written before the test split: their probe is a dev probe
 
 
 @dataclass(frozen=True)
@@ -44,27 +47,35 @@ class NLIPairsConfig:
     dev_fraction: float = 0.15
     max_per_relation: int = 300  # per split, label and relation
     neutral_tries: int = 8  # random partners tried per premise for neutral pairs
-    evasive_share: float = 0.2  # share of neutral pairs whose hypothesis is an evasive reply
-    synthetic_share: float = 0.5  # share of contradictions made by negation / antonym / value swap
-    swap_neutral_share: float = 0.15  # share of neutral pairs that swap a multi-valued relation's value
-    restate_share: float = 0.5  # share of entailments that restate a sentence with surface edits
-    probe: bool = True  # add the persona-vs-utterance probe rows (split "probe")
+    # synthetic pairs added on top of a split's natural pairs, as shares of one label's natural count
+    evasive_share: float = 0.2  # neutral: an evasive reply as hypothesis
+    synthetic_share: float = 0.5  # contradiction: negation / antonym / value swap
+    swap_neutral_share: float = 0.15  # neutral: another value of a multi-valued relation
+    restate_share: float = 0.5  # entailment: the same sentence with surface edits
+    probe: bool = True  # add the persona-vs-utterance probe rows (splits dev-probe, test-probe)
     quiet: bool = False
 
 
 def probe_rows(
-    dialogues: Sequence[Dialogue], *, seed: int = 0, dev_fraction: float = 0.15, per_premise: int = 10
+    dialogues: Sequence[Dialogue],
+    *,
+    split: str = "dev",
+    seed: int = 0,
+    dev_fraction: float = 0.15,
+    per_premise: int = 10,
+    **split_options: float,
 ) -> list[dict[str, Any]]:
-    """Dev persona sentence vs dev utterance, both stating their triple's object (Dialogue NLI's triples
-    of utterances are noisy: "wow you have been there a lot" carries ``live_in united states``): every
-    contradiction (at most ``per_premise`` per persona sentence, content-seeded), and as many consistent
-    pairs, half entailed, half neutral."""
+    """Persona sentence vs utterance, both of ``split`` (dev or test) and both stating their triple's
+    object (Dialogue NLI's triples of utterances are noisy: "wow you have been there a lot" carries
+    ``live_in united states``): every contradiction (at most ``per_premise`` per persona sentence,
+    content-seeded), and as many consistent pairs, half entailed, half neutral."""
     sents, units = collect_sentences(dialogues)
     persona = persona_texts(dialogues)
-    splits = assign_splits(sents, units, seed, dev_fraction, persona)
-    dev = [s for s in sents if splits[s.text] == "dev" and states_object(s)]
-    premises = [s for s in dev if s.text in persona]
-    hyps = [s for s in dev if s.text not in persona]
+    splits = split_sentences(dialogues, sents, units, seed, dev_fraction, **split_options)
+    held = [s for s in sents if splits[s.text] == split and states_object(s)]
+    premises = [s for s in held if s.text in persona]
+    hyps = [s for s in held if s.text not in persona]
+    seed = split_seed(split, seed)  # after the split: the test probe's sampling is frozen too
     found: dict[str, list[tuple[Sentence, Sentence]]] = {lab: [] for lab in LABELS}
     for p in premises:
         per: dict[str, list[tuple[Sentence, Sentence]]] = defaultdict(list)
@@ -80,7 +91,7 @@ def probe_rows(
     ent = _sample(found["entailment"], n // 2, seed)
     neu = _sample(found["neutral"], n - len(ent), seed)
     chosen = {"contradiction": found["contradiction"], "entailment": ent, "neutral": neu}
-    rows = [_row(p, h, lab) for lab in LABELS for p, h in chosen[lab]]
+    rows = [_row(p, h, lab, PROBE_SPLITS[split]) for lab in LABELS for p, h in chosen[lab]]
     return sorted(rows, key=lambda r: r["id"])
 
 
@@ -89,17 +100,18 @@ def states_object(s: Sentence) -> bool:
     return bool(set(content_tokens(s.triple[2])) & set(content_tokens(s.text)))
 
 
-def _sample(pairs: list[tuple[Sentence, Sentence]], k: int, seed: int) -> list[tuple[Sentence, Sentence]]:
+def _sample(pairs: list[tuple[Sentence, Sentence]], k: int, seed: Any) -> list[tuple[Sentence, Sentence]]:
     return sorted(pairs, key=lambda x: content_hash(seed, "probe-sample", x[0].text, x[1].text))[:k]
 
 
-def _row(p: Sentence, h: Sentence, lab: str) -> dict[str, Any]:
+def _row(p: Sentence, h: Sentence, lab: str, split: str) -> dict[str, Any]:
     return {
-        "id": content_hash(p.text, h.text, lab, PROBE_SPLIT),
+        "id": content_hash(p.text, h.text, lab, split),
         "premise": p.text,
         "hypothesis": h.text,
         "label": lab,
-        "split": PROBE_SPLIT,
+        "split": split,
+        "source": "dnli",
         "relation": p.triple[1]
         if p.triple[1] == h.triple[1]
         else "~".join(sorted((p.triple[1], h.triple[1]))),
@@ -113,6 +125,8 @@ def format_stats(stats: dict[str, Any]) -> str:
     """Per split: label counts, then entailment/neutral/contradiction per relation and per kind."""
     lines = []
     for split in SPLITS:
+        if split not in stats["counts"]:
+            continue
         c = stats["counts"][split]
         lines.append(
             f"[{split}] sentences={stats['sentences'][split]} " + " ".join(f"{k}={v}" for k, v in c.items())
@@ -123,8 +137,8 @@ def format_stats(stats: dict[str, Any]) -> str:
         for rel, cnt in sorted(table.items()):
             lines.append(f"  {rel:<36} " + " ".join(f"{k[0]}={cnt.get(k, 0):<4}" for k in LABELS))
         lines.append("  kinds: " + " ".join(f"{k}={v}" for k, v in stats["kinds"][split].items()))
-    if "probe" in stats:
-        lines.append("[probe] " + " ".join(f"{k}={v}" for k, v in stats["probe"].items()))
+    for name, counts in stats.get("probe", {}).items():
+        lines.append(f"[{name}] " + " ".join(f"{k}={v}" for k, v in counts.items()))
     return "\n".join(lines)
 
 
@@ -156,9 +170,11 @@ def build_nli_pairs(config: NLIPairsConfig) -> dict[str, Any]:
         restate_share=config.restate_share,
     )
     if config.probe:
-        probe = probe_rows(dialogues, seed=config.seed, dev_fraction=config.dev_fraction)
-        stats["probe"] = dict(Counter(r["label"] for r in probe))
-        rows += probe
+        stats["probe"] = {}
+        for split, name in PROBE_SPLITS.items():
+            probe = probe_rows(dialogues, split=split, seed=config.seed, dev_fraction=config.dev_fraction)
+            stats["probe"][name] = dict(Counter(r["label"] for r in probe))
+            rows += probe
     stats["dialogues"] = str(config.dialogues)
     atomic_write_jsonl(config.out, rows)
     stats_path = config.stats or str(Path(config.out).with_suffix("")) + ".stats.json"

@@ -1,21 +1,20 @@
 """Dialogue-NLI-style pairs from the DNLI triples of PersonaChat dialogues (``consistest nli-pairs``).
 
 Each sentence with exactly one usable triple (persona sentences and utterances of both speakers) is a
-candidate. Sentences are split train/dev so that no sentence text reaches two splits: a persona sentence
-by its own text (PersonaChat reuses persona sentences across persona sets), an utterance by its speakers
-(dev only when every speaker saying it is a dev speaker). Within a split, pairs are labelled by
-``nli_relations.label`` (same triple -> entailment, single-valued clash or opposite relation ->
-contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3 labels;
-then a share of the contradictions is replaced by synthetic ones (negation, antonym, swapped value:
-``nli_synth``) and a share of the neutral pairs by evasive replies and swapped multi-valued values.
-All choices are content-seeded, so the output does not depend on input order.
+candidate. Sentences are split train/dev/test (``nli_splits``: persona sentences by their text, utterances
+by their speakers, the test split frozen) so that no sentence text reaches two splits. Within a split,
+pairs are labelled by ``nli_relations.label`` (same triple -> entailment, single-valued clash or opposite
+relation -> contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3
+labels; then synthetic pairs are added on top of these natural ones: contradictions (negation, antonym,
+swapped value: ``nli_synth``), restated entailments, evasive replies and swapped multi-valued values as
+neutrals. All choices are content-seeded, so the output does not depend on input order.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
@@ -32,13 +31,21 @@ from consistest.training.nli_relations import (
     label,
     usable,
 )
+from consistest.training.nli_splits import (
+    SPLIT_SCHEME,
+    SPLITS,
+    TEST_FRACTION,
+    assign_splits,
+    speaker_units,
+    split_seed,
+    unit_persona_texts,
+)
 from consistest.training.nli_synth import SYNTH_VERSION, SYNTHETIC, synthesize
 
 LABELS = ("entailment", "neutral", "contradiction")
 EVASIVE: Triple = ("", "evasive", "")  # the pseudo-triple of an evasive reply
-SPLITS = ("train", "dev")
-# How sentences are split (stored in the stats): persona sentences by their text, utterances by speaker.
-SPLIT_SCHEME = "persona-sentence+speaker"
+# 3: three splits (frozen test), synthetic pairs added on top of the natural ones instead of replacing them
+PAIRS_VERSION = "3"
 
 
 @dataclass(frozen=True)
@@ -46,16 +53,6 @@ class Sentence:
     text: str
     triple: Triple
     unit: str  # persona key of the speaker
-
-
-def speaker_units(d: Dialogue) -> Iterable[tuple[str, str, tuple[Triple, ...]]]:
-    """(persona key, sentence, triples) for both speakers: agent = persona + odd turns, user = even turns."""
-    agent = content_hash("persona", sorted(d.persona))
-    user = content_hash("persona", sorted(d.partner_persona)) if d.partner_persona else f"user:{d.dialog_id}"
-    for text, triples in zip(d.persona, d.persona_triples, strict=False):
-        yield agent, text, triples
-    for i, (text, triples) in enumerate(zip(d.utterances, d.utterance_triples, strict=False)):
-        yield (agent if i % 2 else user), text, triples
 
 
 def _usable_triples(triples: Sequence[Triple]) -> set[Triple]:
@@ -85,30 +82,22 @@ def persona_texts(dialogues: Sequence[Dialogue]) -> frozenset[str]:
     return frozenset(" ".join(t.split()) for d in dialogues for t in (*d.persona, *d.partner_persona))
 
 
-def assign_splits(
+def split_sentences(
+    dialogues: Sequence[Dialogue],
     sents: Sequence[Sentence],
     units: dict[str, set[str]],
     seed: int,
     dev_fraction: float,
-    personas: frozenset[str] = frozenset(),
+    test_fraction: float = TEST_FRACTION,
 ) -> dict[str, str]:
-    """Sentence text -> split, content-seeded. A persona sentence (in ``personas``) goes to dev with
-    probability ``dev_fraction`` by its own text: PersonaChat reuses persona sentences across most persona
-    sets, so no persona set keeps its sentences to itself. An utterance goes to dev only when every
-    speaker (persona set) that says it is a dev speaker (probability ``dev_fraction`` each)."""
-
-    def dev(*key: str) -> bool:
-        return int(content_hash(seed, "split", *key), 16) / 16**16 < dev_fraction
-
-    def split_of(text: str) -> str:
-        if text in personas:
-            return "dev" if dev("persona-sentence", text) else "train"
-        return "dev" if all(dev(u) for u in units[text]) else "train"
-
-    return {s.text: split_of(s.text) for s in sents}
+    """Sentence text -> train/dev/test/drop (``nli_splits.assign_splits``)."""
+    return assign_splits(
+        {s.text: s.triple for s in sents}, units, seed, dev_fraction, persona_texts(dialogues),
+        unit_persona_texts(dialogues), test_fraction,
+    )  # fmt: skip
 
 
-def _rank(seed: int, *parts: Any) -> str:
+def _rank(seed: Any, *parts: Any) -> str:
     return content_hash(seed, *parts)
 
 
@@ -186,44 +175,37 @@ def select_pairs(
 
 
 def evasive_replies(split: str) -> tuple[str, ...]:
-    """The evasive replies of a split: alternate entries, so train and dev share none (and paraphrases
-    such as "i don't know ." / "i do not know ." fall on opposite sides)."""
-    return EVASIVE_REPLIES[SPLITS.index(split) :: 2]
+    """The evasive replies of a split, none shared between splits: train takes every other entry, dev
+    and test every fourth (paraphrases such as "i don't know ." / "i do not know ." are neighbours, so
+    they fall on different sides)."""
+    by_split = {"train": EVASIVE_REPLIES[0::2], "dev": EVASIVE_REPLIES[1::4], "test": EVASIVE_REPLIES[3::4]}
+    return by_split[split]
 
 
-def with_evasive(
-    neutral: list[tuple[Sentence, Sentence]], seed: int, share: float, split: str
+def evasive_pairs(
+    neutral: list[tuple[Sentence, Sentence]], seed: int, k: int, split: str
 ) -> list[tuple[Sentence, Sentence]]:
-    """Give a content-seeded ``share`` of the neutral pairs an evasive reply as hypothesis (label stays
-    neutral, class sizes stay balanced)."""
+    """``k`` new neutral pairs: the premises of content-seeded neutral pairs with an evasive reply."""
     ranked = sorted(neutral, key=lambda x: _rank(seed, "evasive", x[0].text, x[1].text))
-    k = round(share * len(ranked))
     replies = evasive_replies(split)
-    evasive = [
+    return [
         (p, Sentence(random.Random(f"{seed}:evasive:{p.text}").choice(replies), EVASIVE, p.unit))
         for p, _ in ranked[:k]
     ]
-    return evasive + ranked[k:]
 
 
-def with_synthetic(
-    pairs: list[tuple[Sentence, Sentence]],
-    made: dict[str, list[tuple[Sentence, Sentence]]],
-    kinds: Sequence[str],
-    share: float,
-    seed: int,
+def pick_synthetic(
+    made: dict[str, list[tuple[Sentence, Sentence]]], kinds: Sequence[str], want: int, seed: int
 ) -> list[tuple[Sentence, Sentence]]:
-    """Replace a content-seeded ``share`` of ``pairs`` with synthetic ones, taken round-robin over
-    ``kinds`` (a kind that runs out leaves its turn to the others); the class size stays the same."""
-    want = round(share * len(pairs))
+    """Up to ``want`` synthetic pairs, content-seeded, taken round-robin over ``kinds`` (a kind that runs
+    out leaves its turn to the others)."""
     queues = [sorted(made[k], key=lambda x: _rank(seed, k, x[0].text, x[1].text)) for k in kinds]
     picked: list[tuple[Sentence, Sentence]] = []
     while len(picked) < want and any(queues):
         for q in queues:
             if q and len(picked) < want:
                 picked.append(q.pop(0))
-    keep = sorted(pairs, key=lambda x: _rank(seed, "keep", x[0].text, x[1].text))[: len(pairs) - len(picked)]
-    return picked + keep
+    return picked
 
 
 def synthetic_candidates(
@@ -249,65 +231,94 @@ def make_pairs(
     synthetic_share: float = 0.5,
     swap_neutral_share: float = 0.15,
     restate_share: float = 0.5,
+    test_fraction: float = TEST_FRACTION,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """Rows (premise, hypothesis, label, split, relation, triples) and stats for a list of dialogues."""
+    """Rows (premise, hypothesis, label, split, relation, kind, triples) and stats. The shares are of the
+    natural pairs of a split (one label's count after balancing) and are added on top of them."""
     if not any(d.persona_triples or d.utterance_triples for d in dialogues):
         raise InputError("the dialogues carry no DNLI triples (use the ConvAI2 'both' layout with triples)")
     sents, units = collect_sentences(dialogues)
-    splits = assign_splits(sents, units, seed, dev_fraction, persona_texts(dialogues))
+    splits = split_sentences(dialogues, sents, units, seed, dev_fraction, test_fraction)
     rows: list[dict[str, Any]] = []
     stats: dict[str, Any] = {
         "version": RELATIONS_VERSION,
+        "pairs_version": PAIRS_VERSION,
         "split": SPLIT_SCHEME,
         "seed": seed,
         "dev_fraction": dev_fraction,
+        "test_fraction": test_fraction,
         "max_per_relation": max_per_relation,
         "evasive_share": evasive_share,
         "synthetic_share": synthetic_share,
         "swap_neutral_share": swap_neutral_share,
         "restate_share": restate_share,
         "synth_version": SYNTH_VERSION,
+        "dropped": sum(v == "drop" for v in splits.values()),
         "sentences": {},
         "kinds": {},
         "counts": {},
         "relations": {},
     }
+    shares = {"synthetic": synthetic_share, "restate": restate_share}
+    shares |= {"swap-neutral": swap_neutral_share, "evasive": evasive_share}
     for split in SPLITS:
         part = [s for s in sents if splits[s.text] == split]
-        chosen = select_pairs(candidate_pairs(part, seed, neutral_tries), seed, max_per_relation)
-        made = synthetic_candidates(part, seed, frozenset(t for t, sp in splits.items() if sp != split))
-        chosen["contradiction"] = with_synthetic(
-            chosen["contradiction"], made, SYNTHETIC, synthetic_share, seed
+        chosen = split_pairs(
+            part, split, splits, split_seed(split, seed), max_per_relation, neutral_tries, shares
         )
-        chosen["entailment"] = with_synthetic(chosen["entailment"], made, ["restate"], restate_share, seed)
-        neutral = with_synthetic(chosen["neutral"], made, ["swap-neutral"], swap_neutral_share, seed)
-        n_swap = sum(_kind(h) == "swap-neutral" for _, h in neutral)
-        rest = neutral[n_swap:]  # the evasive share is of all neutral pairs, swap-neutral ones included
-        share = min(1.0, evasive_share * len(neutral) / len(rest)) if rest else 0.0
-        chosen["neutral"] = neutral[:n_swap] + with_evasive(rest, seed, share, split)
-        rel_counts: dict[str, Counter[str]] = defaultdict(Counter)
-        kind_counts: Counter[str] = Counter()
-        for lab in LABELS:
-            for p, h in chosen[lab]:
-                rel = _relation_key(lab, p, h)
-                rel_counts[rel][lab] += 1
-                kind_counts[f"{lab}/{_kind(h)}"] += 1
-                rows.append(
-                    {
-                        "id": content_hash(p.text, h.text, lab),
-                        "premise": p.text,
-                        "hypothesis": h.text,
-                        "label": lab,
-                        "split": split,
-                        "relation": rel,
-                        "kind": _kind(h),
-                        "premise_triple": list(p.triple),
-                        "hypothesis_triple": list(h.triple) if h.triple[0] else [],
-                    }
-                )
+        rows += _rows_and_stats(chosen, split, stats)
         stats["sentences"][split] = len(part)
-        stats["counts"][split] = {lab: len(chosen[lab]) for lab in LABELS}
-        stats["relations"][split] = {r: dict(c) for r, c in sorted(rel_counts.items())}
-        stats["kinds"][split] = dict(sorted(kind_counts.items()))
     rows.sort(key=lambda r: (SPLITS.index(r["split"]), r["id"]))
     return rows, stats
+
+
+def split_pairs(
+    part: Sequence[Sentence],
+    split: str,
+    splits: dict[str, str],
+    seed: Any,
+    max_per_relation: int,
+    neutral_tries: int,
+    shares: dict[str, float],
+) -> dict[str, list[tuple[Sentence, Sentence]]]:
+    """The natural pairs of one split, balanced, plus the synthetic ones on top."""
+    chosen = select_pairs(candidate_pairs(part, seed, neutral_tries), seed, max_per_relation)
+    n = len(chosen["contradiction"])
+    made = synthetic_candidates(part, seed, frozenset(t for t, sp in splits.items() if sp != split))
+    chosen["contradiction"] += pick_synthetic(made, SYNTHETIC, round(shares["synthetic"] * n), seed)
+    chosen["entailment"] += pick_synthetic(made, ["restate"], round(shares["restate"] * n), seed)
+    extra = pick_synthetic(made, ["swap-neutral"], round(shares["swap-neutral"] * n), seed)
+    extra += evasive_pairs(chosen["neutral"], seed, round(shares["evasive"] * n), split)
+    chosen["neutral"] += extra
+    return chosen
+
+
+def _rows_and_stats(
+    chosen: dict[str, list[tuple[Sentence, Sentence]]], split: str, stats: dict[str, Any]
+) -> list[dict[str, Any]]:
+    rel_counts: dict[str, Counter[str]] = defaultdict(Counter)
+    kind_counts: Counter[str] = Counter()
+    rows = []
+    for lab in LABELS:
+        for p, h in chosen[lab]:
+            rel = _relation_key(lab, p, h)
+            rel_counts[rel][lab] += 1
+            kind_counts[f"{lab}/{_kind(h)}"] += 1
+            rows.append(
+                {
+                    "id": content_hash(p.text, h.text, lab),
+                    "premise": p.text,
+                    "hypothesis": h.text,
+                    "label": lab,
+                    "split": split,
+                    "source": "dnli",
+                    "relation": rel,
+                    "kind": _kind(h),
+                    "premise_triple": list(p.triple),
+                    "hypothesis_triple": list(h.triple) if h.triple[0] else [],
+                }
+            )
+    stats["counts"][split] = {lab: len(chosen[lab]) for lab in LABELS}
+    stats["relations"][split] = {r: dict(c) for r, c in sorted(rel_counts.items())}
+    stats["kinds"][split] = dict(sorted(kind_counts.items()))
+    return rows
