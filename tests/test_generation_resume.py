@@ -35,12 +35,12 @@ QUESTIONS = [
 
 
 def many_samples(n: int = 16) -> list[Sample]:
-    """``n`` samples with distinct inputs (the persona grows with the index)."""
+    """``n`` samples with distinct inputs (the persona grows with the index, then carries it)."""
     words = PERSONA_TEXT.split()
     out = []
     for i in range(n):
         q = QUESTIONS[i % len(QUESTIONS)]
-        persona = [" ".join(words[: 3 + i])]
+        persona = [" ".join(words[: 3 + i]) + (f" ( {i} )" if 3 + i > len(words) else "")]
         fixed = dict(
             answer="yes", fact="i have two dogs .", nli_premise="", source="pers", type="yn", turn=-1
         )
@@ -61,11 +61,15 @@ def _lines(path: Path) -> int:
 
 
 def test_killed_run_resumes_to_the_clean_file(gpt2: Path, tmp_path: Path) -> None:
-    samples = many_samples()
+    samples = many_samples(32)
     data = tmp_path / "data"
     write_samples(data, samples, "jsonl")
     run = tmp_path / "killed"
-    main = "from consistest.cli.main import main; main()"
+    # every batch is written at once (not every 2 s), so a fast machine cannot finish between two writes
+    main = (
+        "import consistest.models.refill as r; r.FLUSH_SECONDS = 0.0; "
+        "from consistest.cli.main import main; main()"
+    )
     cmd = [
         sys.executable,
         "-c",
