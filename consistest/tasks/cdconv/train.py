@@ -13,8 +13,9 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
-from consistest.data.cdconv import read_examples
+from consistest.tasks.cdconv import pairwise as pw
 from consistest.tasks.cdconv.detect import evaluate_sets
+from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.training import detector as det
 from consistest.training.loop import fit
 from consistest.training.nli_data import NLIExample, read_nli_file
@@ -27,11 +28,15 @@ SPLITS = ("train", "dev", "test")
 class TrainDetectorConfig:
     """Settings of ``consistest train-detector``; all but out/quiet/threads go into the run's identity."""
 
-    method: det.Method
+    method: det.Method | Literal["nli-pairs"]
     data: tuple[str, ...]
     out: str
     base: str = "scratch"
     tests: tuple[str, ...] = ()
+    dev: tuple[str, ...] = ()  # labelled dev sets used whole (nli-pairs picks tau on them)
+    nli: str | None = None  # nli-pairs: the guard
+    pair_unit: pw.Unit = "sentence"
+    pair_sources: tuple[pw.Source, ...] = ("history", "persona")
     dataset: str | None = None  # the dataset directory of scored ConsisTest runs among the inputs
     split_by: SplitBy = "context"
     split_seed: int = 13
@@ -45,6 +50,7 @@ class TrainDetectorConfig:
     max_length: int = 128
     seed: int = 0
     max_steps: int | None = None
+    persona: bool = True  # the history views read the speaker's persona sentences (where the data has them)
     warmup: float = 0.06
     weight_decay: float = 0.01
     threads: int = 0
@@ -53,7 +59,7 @@ class TrainDetectorConfig:
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
-        for k in ("out", "quiet", "threads", "tests", "device"):
+        for k in ("out", "quiet", "threads", "tests", "device", "dev", "nli", "pair_unit", "pair_sources"):
             d.pop(k)
         return d
 
@@ -94,6 +100,7 @@ def detector_signature(cfg: TrainDetectorConfig, data_hash: str) -> str:
             ("seed", cfg.seed),
             ("ep", cfg.epochs),
             ("len", cfg.max_length),
+            ("persona", "yes" if cfg.persona else "no"),
         ]
     )
 
@@ -155,34 +162,69 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         cfg = replace(cfg, device=resolve_device(cfg.device))
     if cfg.lr is None:
         cfg = replace(cfg, lr=3e-4 if det.is_scratch(cfg.base) else 5e-5)
-    if cfg.method not in det.METHODS:
+    if cfg.method not in (*det.METHODS, pw.METHOD):
         raise InputError(f"unknown method {cfg.method!r}", field="method")
+    if cfg.method == pw.METHOD and not cfg.nli:
+        raise InputError("nli-pairs needs the guard: --nli <model folder or hub id>", field="nli")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
-    examples = [ex for path in cfg.data for ex in read_examples(path, dataset=cfg.dataset)]
-    tests = {Path(p).name: read_examples(p, dataset=cfg.dataset) for p in cfg.tests}
+    examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
+    tests = {Path(p).name: read_dialogues(p, cfg.dataset) for p in cfg.tests}
+    devs = {f"dev:{Path(p).name}": read_dialogues(p, cfg.dataset) for p in cfg.dev}
     parts = split_examples(cfg, examples)
     data_hash = content_hash([(e.id, e.label, e.split) for e in examples], n=64)
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
+    if cfg.method == pw.METHOD:
+        return calibrate_pairs(cfg, parts, devs, tests, out)
     history = train_stages(cfg, parts, out, data_hash)
     signature = detector_signature(cfg, data_hash)
     info = {
         "method": cfg.method,
         "base": cfg.base,
         "max_length": cfg.max_length,
+        "persona": cfg.persona,
         "stages": [asdict(s) for s in det.STAGES[cfg.method]],
         "signature": signature,
         "config": {k: v for k, v in asdict(cfg).items() if k != "quiet"},
         "counts": {k: len(v) for k, v in parts.items()},
     }
     det.write_detector_info(out, info)
-    sets = {"test": parts["test"], **tests} if parts["test"] else tests
+    return _evaluate(cfg, out, {**info, "training": history}, {**devs, **tests}, parts["test"])
+
+
+def calibrate_pairs(
+    cfg: TrainDetectorConfig,
+    parts: dict[str, list[DialogueExample]],
+    devs: dict[str, list[DialogueExample]],
+    tests: dict[str, list[DialogueExample]],
+    out: Path,
+) -> dict[str, Any]:
+    """nli-pairs: no training; tau picked on the dev split of ``--data`` and the ``--dev`` sets."""
+    dev = {"dev": parts["dev"], **devs} if parts["dev"] else devs
+    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit)
+    info = pw.calibrate(cfg.nli, settings, dev, out, batch_size=cfg.batch_size, device=cfg.device)
+    info["config"] = {k: v for k, v in asdict(cfg).items() if k != "quiet"}
+    info["counts"] = {k: len(v) for k, v in parts.items()}
+    det.write_detector_info(out, info)
+    log.info(f"nli-pairs: tau {info['tau']:.4f} ({pw.TAU_RULE})", quiet=cfg.quiet)
+    return _evaluate(cfg, out, info, {**devs, **tests}, parts["test"])
+
+
+def _evaluate(
+    cfg: TrainDetectorConfig,
+    out: Path,
+    info: dict[str, Any],
+    sets: dict[str, list[DialogueExample]],
+    test_split: list[DialogueExample],
+) -> dict[str, Any]:
+    """Figures and predictions on the test split and the extra sets; OUT/metrics.json."""
+    sets = {"test": test_split, **sets} if test_split else sets
     results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
     for name, rows in preds.items():
-        atomic_write_jsonl(out / f"predictions-{name}.jsonl", rows)
-    metrics = {**info, "training": history, "results": results}
+        atomic_write_jsonl(out / f"predictions-{name.replace(':', '-')}.jsonl", rows)
+    metrics = {**info, "results": results}
     atomic_write_json(out / "metrics.json", metrics)
     return metrics
 
@@ -192,7 +234,7 @@ def train_stages(
 ) -> dict[str, Any]:
     """The optional NLI first stage, then each classifier of the method (each resumable): their histories."""
     first = nli_pairs(cfg)
-    texts = [t for ex in parts["train"] for t in ex.turns] + [
+    texts = [t for ex in parts["train"] for t in (*ex.turns, *ex.persona)] + [
         t for e in first for t in (e.premise, e.hypothesis)
     ]
     load = _base_loader(cfg, out, texts, None)
@@ -201,8 +243,8 @@ def train_stages(
         load = _base_loader(cfg, out, texts, start)
     history, sep = {}, _sep(cfg, out, start)
     for stage in det.STAGES[cfg.method]:
-        train = det.stage_examples(stage, parts["train"], sep)
-        dev = {"dev": det.stage_examples(stage, parts["dev"], sep)} if parts["dev"] else {}
+        train = det.stage_examples(stage, parts["train"], sep, cfg.persona)
+        dev = {"dev": det.stage_examples(stage, parts["dev"], sep, cfg.persona)} if parts["dev"] else {}
         identity = content_hash(stage.name, cfg.identity(), data_hash)
         log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
         res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
