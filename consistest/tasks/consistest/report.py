@@ -214,6 +214,11 @@ def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
     lines = format_table(header, rows, fmt)
     if by_trigger:
         lines.append("(trigger columns: % of that trigger's items)")
+    if cats["counts"].get("not_judged"):
+        lines.append(
+            f"{cats['counts']['not_judged']} item(s) not judged: no rule places them and only an NLI model "
+            "could (--nli none); they are counted in no other category."
+        )
     t7 = summary.get("table7") or {}
     if t7.get("all", {}).get("items"):
         head7 = [
