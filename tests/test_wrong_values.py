@@ -103,16 +103,19 @@ def test_short_value(question, truth, text, expected) -> None:
 
 
 @pytest.mark.parametrize(
-    ("truth", "text", "expected"),
+    ("question", "truth", "text", "expected"),
     [
-        ("23", "i'm 32 .", "32"),
-        ("23", "i'm 23 .", ""),
-        ("2011", "in twenty eleven .", ""),
-        ("bus", "2 buses", ""),
+        ("how old are you ?", "23", "i'm 32 .", "32"),
+        ("how old are you ?", "23", "i'm 23 .", ""),
+        ("when did you graduate ?", "2011", "in twenty eleven .", ""),
+        ("how do you go to school ?", "bus", "2 buses", ""),  # the truth is no number
+        ("how old were you when you married ?", "20", "i'm 40 .", ""),  # not what was asked
+        ("how old were you when you graduated ?", "9", "i graduated in 2011 .", ""),  # a year, not an age
+        ("how old are you ?", "23", "the previous one was too old .", ""),  # "one" is no number here
     ],
 )
-def test_other_number(truth, text, expected) -> None:
-    assert other_number(truth, text) == expected
+def test_other_number(question, truth, text, expected) -> None:
+    assert other_number(question, truth, text) == expected
 
 
 @pytest.mark.parametrize(

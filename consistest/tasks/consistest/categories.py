@@ -208,6 +208,10 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
     """Why the rules see a wrong value or the wrong polarity in the reply ("" when they do not)."""
     facts = (sample.fact, sample.nli_premise)
     truth, long = _yn(item)
+    if wv.restates(long or item.cleaned, facts):
+        return (
+            ""  # the fact in its own words is no other value ("i'm getting married" to "are you married ?")
+        )
     if truth is not None:
         text = long or item.cleaned
         if wv.stated_polarity(item.question, text) == OTHER[truth]:
@@ -217,7 +221,7 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
     if item.type != "wh" or item.outcome == NO_TRUTH or not keyword_alternatives(item.truth):
         return ""
     values = wv.truth_keys(item.truth)
-    known = frozenset().union(*(wv.keys(f) for f in facts))
+    known = frozenset().union(*(wv.keys(f) for f in (*facts, item.question)))
     for fact in dict.fromkeys(facts):
         other = wv.wrong_frame_value(fact, values, item.cleaned, known=known)
         if other:
@@ -225,7 +229,7 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
     short = wv.short_value(item.question, item.truth, item.cleaned)
     if short:
         return f"answers {short!r}, not {item.truth!r}"
-    number = wv.other_number(item.truth, item.cleaned)
+    number = wv.other_number(item.question, item.truth, item.cleaned)
     return f"says {number}, not {item.truth!r}" if number else ""
 
 

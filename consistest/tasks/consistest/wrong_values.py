@@ -18,6 +18,7 @@ over strings; their word lists are versioned with ``CATEGORIES_VERSION`` (catego
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
@@ -38,19 +39,25 @@ _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 FUNCTION = _lex(
     "from about by into onto than then there here this these those they them their he she his her him we "
     "us our was get got lot lots bit much many more most other same thing things stuff kind sort type "
-    "one ones kinds out up down off over back away pretty kinda quite usually mostly often sometimes"
+    "one ones kinds out up down off over back away pretty kinda quite usually mostly often sometimes "
+    "different several various few all every any multiple certain recently lately currently now soon "
+    "again already still anymore favorite favourite"
 )
 # Openers and reactions that are no value ("well , ...", "sounds fun").
 NOT_VALUES = _lex(
     "hello hi hey thanks thank sorry wow cool great nice awesome sure yeah yep yup yes no nope absolutely "
     "definitely totally course haha lol hmm um uh oh ah ok okay well sounds good fun true right exactly "
-    "indeed probably maybe perhaps honestly actually"
+    "indeed probably maybe perhaps honestly actually own yummy yum"
 )
 ARTICLES = _lex("a an the my his her their our your some this that its")
-PREPOSITIONS = _lex("in at on for to from with of as by near into around inside outside")
+# Prepositions by meaning (the class a gap word must share with the fact's).
+PREPOSITIONS = {w: c for c, ws in (("at", "in at on near around inside outside"), ("to", "to into onto"),
+    ("for", "for"), ("from", "from"), ("with", "with"), ("of", "of"), ("as", "as"), ("by", "by"))
+    for w in ws.split()}  # fmt: skip
 BE = _lex("is am are was were be been being")
-NEGATIONS = _lex("not never no none nothing nobody neither nor cannot without")
+NEGATIONS = _lex("not never no none nothing nobody neither nor cannot without zero 0")
 FIRST_PERSON = _lex("i i'm i've i'd i'll my me mine myself we we're we've our us")
+SUBJECTS = _lex("i i'm i've i'd i'll we we're we've")
 # A clause with one of these states no fact ("i wish i owned a yacht", "not sure i do").
 HEDGES = _lex(
     "wish would want wanna hope if maybe might someday dream could should hopefully plan planning used "
@@ -75,6 +82,12 @@ _ORDINAL_WORDS = (
 ORDINALS = {w: str(i) for i, w in enumerate(_ORDINAL_WORDS)}
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 PRONOUN_SUBJECTS = _lex("you your it it's he she he's she's they they're we're that's there's you're")
+# Auxiliaries and common verbs: a segment with one is a clause, not a bare value ("rob can really shred").
+VERBS = _lex(
+    "am is are was were be been have has had do does did can could will would should may might must shall "
+    "feel feels felt get gets go goes went come came make made take took think know want need say says said "
+    "tell tells told"
+)
 MAX_GAP = 3  # words between an anchor and the value
 MAX_SHORT = 6  # words of a bare WH value
 
@@ -85,9 +98,10 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(_TOKEN.findall(normalize_numbers(str(text).replace("\u2019", "'").lower())))
 
 
-def key(word: str) -> str:
+def key(word: str, strict: bool = True) -> str:
     """The stem a content word is compared by ("" for function words, pronouns and contractions; a
-    possessive counts as its noun: "dog's" -> "dog"); like/love/enjoy share one key."""
+    possessive counts as its noun: "dog's" -> "dog"); like/love/enjoy share one key. ``strict=False``
+    keeps the reactions and adjectives that are no value ("good" in "are you a good cook ?")."""
     if "'" in word:
         base, _, suffix = word.partition("'")
         if suffix != "s" or base in ("it", "that", "he", "she", "what", "there", "here", "who", "let"):
@@ -97,7 +111,7 @@ def key(word: str) -> str:
         return _LIKE
     if word in ORDINALS or _ORDINAL.match(word):
         return ORDINALS.get(word) or _ORDINAL.match(word)[1]  # type: ignore[index]
-    if word in QUESTION_WORDS or word in FUNCTION or word in NOT_VALUES or word in NEGATIONS:
+    if word in QUESTION_WORDS or word in FUNCTION or word in NEGATIONS or (strict and word in NOT_VALUES):
         return ""
     return stem(_fold(word))
 
@@ -113,25 +127,38 @@ def negated(ws: tuple[str, ...]) -> bool:
 # ---------------------------------------------------------------- Y/N: the question restated
 def stated_polarity(question: str, text: str) -> Polarity | None:
     """yes / no when first-person clauses of ``text`` restate the question's proposition only positively /
-    only negated, ``both`` when they say both, None when none restates it (or the question is negative)."""
+    only negated, ``both`` when they say both, None when none restates it (or the question is negative).
+
+    A clause restates it when its content words open with the question's, in the question's order and
+    with no other content word between them ("i have blonde hair and blue eyes" does not restate "blonde
+    eyes", "i do not pick up my toys" does not restate "any toys"); its subject is "i"/"we" ("my" too when
+    the question asks about "your" something, never "my mother" for "are you a dentist ?"); a negation
+    counts before the question's first word ("we love animals , just no room" says yes)."""
     qw = words(question)
-    want = frozenset(k for w in qw if (k := key(w)))
+    want = [k for w in qw if (k := key(w, strict=False))]
     if not want or negated(qw):
         return None
+    subjects = FIRST_PERSON if "your" in qw else SUBJECTS
     said: set[str] = set()
     for clause in clauses(text):
         ws = words(clause)
-        if not FIRST_PERSON & set(ws) or HEDGES & set(ws):
+        if not subjects & set(ws) or HEDGES & set(ws):
             continue
-        have = {k for w in ws if (k := key(w))}
         dislike = _LIKE in want and bool(DISLIKE & set(ws))
-        if dislike:
-            have.add(_LIKE)
-        if want <= have:
-            said.add("no" if negated(ws) != dislike else "yes")
+        at = [(i, _LIKE if dislike and w in DISLIKE else key(w, strict=False)) for i, w in enumerate(ws)]
+        at = [(i, k) for i, k in at if k]
+        if [k for _, k in at[: len(want)]] == want:
+            said.add("no" if negated(ws[: at[0][0]]) != dislike else "yes")
+        elif len(want) == 1 and "have" in qw and _possessed(ws, want[0]):
+            said.add("yes")  # "i'm spending the day with my kids" to "do you have kids ?"
     if not said:
         return None
     return "both" if len(said) == 2 else said.pop()  # type: ignore[return-value]
+
+
+def _possessed(ws: tuple[str, ...], thing: str) -> bool:
+    """ "my <thing>" in an affirmative clause."""
+    return not negated(ws) and any(a == "my" and key(b) == thing for a, b in zip(ws, ws[1:], strict=False))
 
 
 def restates(text: str, facts: tuple[str, ...]) -> bool:
@@ -143,24 +170,22 @@ def restates(text: str, facts: tuple[str, ...]) -> bool:
 
 # ---------------------------------------------------------------- values in the fact's frame
 def _kind(word: str) -> str | None:
-    """The class of a word that may sit between an anchor and a value, None for any other word."""
+    """The class of a word that may sit between an anchor and a value (prepositions by meaning: "work in"
+    and "work at" agree, "hike with" and "hike in" do not), None for any other word."""
     if word in ARTICLES or word.isdigit():
         return "article"
     if word in PREPOSITIONS:
-        return "preposition"
-    if word in BE or word.endswith("'s"):
+        return f"preposition:{PREPOSITIONS[word]}"
+    if word in BE or word.endswith("'s") or word in ("i'm", "i've"):
         return "be"
     return None
 
 
-def _gap_ok(fact_gap: list[str], reply_gap: list[str]) -> bool:
-    """The reply has the same kinds of words between anchor and value as the fact (an article where the
-    fact has one; a preposition or a be-verb only where the fact has one)."""
-    allowed = {_kind(w) for w in fact_gap}
+def _gap_ok(fact_gap: tuple[str, ...], reply_gap: list[str]) -> bool:
+    """The reply has the same kinds of words between anchor and value as the fact: an article where the
+    fact has one, a preposition of the same meaning, a be-verb ("my name is kim", not "my music genre")."""
     got = [_kind(w) for w in reply_gap]
-    if len(reply_gap) > MAX_GAP or None in got or not set(got) <= allowed:
-        return False
-    return "article" not in allowed or "article" in got
+    return len(reply_gap) <= MAX_GAP and None not in got and set(got) == {_kind(w) for w in fact_gap}
 
 
 def _value_span(fws: tuple[str, ...], values: frozenset[str]) -> tuple[int, int] | None:
@@ -176,45 +201,98 @@ def _value_span(fws: tuple[str, ...], values: frozenset[str]) -> tuple[int, int]
     return start, end
 
 
-def frame_values(
-    fact: str, values: frozenset[str], text: str, need: frozenset[str] = frozenset()
-) -> list[str]:
-    """Words ``text`` puts where the fact has its value (keys in ``values``), found from the fact's anchor
-    before the value (reading on) and after it (reading back); ``need``: keys the fact's words before the
-    value must include for the frame to count. Empty when the fact has no usable frame."""
-    fws = words(fact)
-    span = _value_span(fws, values)
+@dataclass(frozen=True)
+class Frame:
+    """Where a value sits next to an anchor word: read on (step +1) or back (-1) past a gap of the fact's
+    kinds of words; ``subject``: the fact says "i"/"my" before it, so the reply must too; ``lead``: the
+    fact's word before the anchor read on ("my" in "my name is ...": not "my pet's name is ...") or
+    before a value read back ("have" in "i have red hair"), which the reply must match."""
+
+    anchor: str
+    gap: tuple[str, ...]
+    step: int
+    subject: bool
+    lead: str = ""
+
+
+def _frames(fact: str, values: frozenset[str], need: frozenset[str]) -> list[Frame]:
+    """The frames around the value in the fact's clause that holds it (never across a comma: "my best
+    friend , lucy" has none); like-verbs are no anchor (their objects are many)."""
+    span, fws = None, ()
+    for clause in clauses(fact) or (fact,):
+        fws = words(clause)
+        span = _value_span(fws, values)
+        if span is not None:
+            break
     if span is None:
         return []
     start, end = span
     before = [i for i in range(start) if key(fws[i])]
     if not need <= {key(fws[i]) for i in before}:
         return []
-    after = [i for i in range(end, len(fws)) if key(fws[i])]
-    rws = words(text)
-    found: list[str] = []
+    subject = bool(FIRST_PERSON & set(fws[:start]))
+    out = []
     if before:
         a = before[-1]
-        found += _read(rws, key(fws[a]), list(fws[a + 1 : start]), +1)
+        out.append(Frame(key(fws[a]), fws[a + 1 : start], +1, subject, _lead(fws, a)))
+    after = [i for i in range(end, len(fws)) if key(fws[i])]
     if after:
         a = after[0]
-        found += _read(rws, key(fws[a]), list(fws[end:a]), -1)
+        out.append(Frame(key(fws[a]), fws[end:a], -1, subject, fws[start - 1] if start else ""))
+    return [f for f in out if f.anchor != _LIKE]
+
+
+def _lead(ws: tuple[str, ...], i: int) -> str:
+    """The word before position ``i``, adverbs skipped ("i" in "i now live ..."); "" at the start."""
+    j = i - 1
+    while j >= 0 and ws[j] in FUNCTION | QUESTION_WORDS - FIRST_PERSON - ARTICLES - PRONOUN_SUBJECTS:
+        j -= 1
+    return ws[j] if j >= 0 else ""
+
+
+def _same_lead(a: str, b: str) -> bool:
+    """Two words that can stand before one slot: equal, one stem, one kind, or both first person."""
+    if a == b or (a in FIRST_PERSON and b in FIRST_PERSON):
+        return True
+    return (bool(key(a)) and key(a) == key(b)) or (_kind(a) is not None and _kind(a) == _kind(b))
+
+
+def frame_values(
+    fact: str, values: frozenset[str], text: str, need: frozenset[str] = frozenset()
+) -> list[str]:
+    """Keys ``text`` puts where the fact has its value (keys in ``values``), read on from the fact's anchor
+    before the value and back from its anchor after it, in the reply's affirmative clauses; ``need``: keys
+    the fact's words before the value must include for the frame to count."""
+    frames = _frames(fact, values, need)
+    found: list[str] = []
+    for clause in clauses(text) if frames else ():
+        ws = words(clause)
+        if not negated(ws):
+            found += [v for f in frames for v in _read(ws, f)]
     return found
 
 
-def _read(rws: tuple[str, ...], anchor: str, fact_gap: list[str], step: int) -> list[str]:
-    """The value key next to each occurrence of ``anchor`` in the reply (after it for step +1, before it
-    for -1), past a gap of the fact's kinds of words."""
+def _read(ws: tuple[str, ...], f: Frame) -> list[str]:
+    """The value key next to each occurrence of the frame's anchor in one clause of the reply."""
     out = []
-    for i, w in enumerate(rws):
-        if key(w) != anchor:
+    for i, w in enumerate(ws):
+        if key(w) != f.anchor:
             continue
-        j, gap = i + step, []
-        while 0 <= j < len(rws) and not key(rws[j]) and _kind(rws[j]) is not None and len(gap) <= MAX_GAP:
-            gap.append(rws[j])
-            j += step
-        if 0 <= j < len(rws) and key(rws[j]) and key(rws[j]) != _LIKE and _gap_ok(fact_gap, gap[::step]):
-            out.append(key(rws[j]))
+        j, gap = i + f.step, []
+        while 0 <= j < len(ws) and not key(ws[j]) and _kind(ws[j]) is not None and len(gap) <= MAX_GAP:
+            gap.append(ws[j])
+            j += f.step
+        if not (0 <= j < len(ws)) or not key(ws[j]) or key(ws[j]) == _LIKE:
+            continue
+        if not _gap_ok(f.gap, gap[:: f.step]) or (f.subject and not FIRST_PERSON & set(ws[: min(i, j)])):
+            continue
+        if (
+            not _same_lead(f.lead, ws[j - 1] if j else "")
+            if f.step < 0
+            else not _same_lead(f.lead, _lead(ws, i))
+        ):
+            continue
+        out.append(key(ws[j]))
     return out
 
 
@@ -252,8 +330,8 @@ def short_value(question: str, truth: str, text: str) -> str:
     ws = words(first)
     if not ws or len(ws) > MAX_SHORT or FIRST_PERSON & set(ws) or evasive(first) or negated(ws):
         return ""
-    if PRONOUN_SUBJECTS & set(ws):
-        return ""
+    if (PRONOUN_SUBJECTS | VERBS | HEDGES | LIKE | DISLIKE) & set(ws) or words(question)[:1] == ("why",):
+        return ""  # a clause, not a bare value; or a reason, which is no value
     mine = {k for w in ws if (k := key(w))} - keys(question)
     want = truth_keys(truth)
     if not mine or not want or any(same_value(k, v) for k in mine for v in want):
@@ -261,16 +339,26 @@ def short_value(question: str, truth: str, text: str) -> str:
     return first.strip()
 
 
-def other_number(truth: str, text: str) -> str:
-    """A number in the reply where the truth is a number and the reply does not name it, else ""."""
+def other_number(question: str, truth: str, text: str) -> str:
+    """A number in the reply where the truth is a number and the reply does not name it, else "": only
+    when the reply speaks of what the question asks (its content words; "how old were you when you got
+    married ?" is not answered by "i'm 40"), never a year for a count or a count for a year, and never
+    the "one" of "the previous one"."""
     want = {t for t in content_tokens(truth) if t.isdigit()}
     if not want or len(want) != len(content_tokens(truth)):
         return ""
+    if not keys(question) - {"old", "year", "age"} <= keys(text):
+        return ""
     toks = content_tokens(text)
-    have = [t for t in toks if t.isdigit()]
+    have = [t for t in toks if t.isdigit() and (t != "1" or "1" in text)]
     # "twenty eleven" reads as 20 11: adjacent numbers also count joined
     have += [a + b for a, b in zip(toks, toks[1:], strict=False) if a.isdigit() and b.isdigit()]
+    have = [h for h in have if any(_year(h) == _year(w) for w in want)]
     return have[0] if have and not any(same_value(h, w) for h in have for w in want) else ""
+
+
+def _year(number: str) -> bool:
+    return len(number) == 4 and 1800 <= int(number) <= 2100
 
 
 # ---------------------------------------------------------------- Y/N: values beside the proposition
@@ -287,7 +375,7 @@ def yn_wrong_value(question: str, truth: str, facts: tuple[str, ...], text: str)
         have = keys(fact)
         extra = have - set(order)
         need = frozenset(order if truth == "yes" else order[:-1])
-        known = frozenset().union(*(keys(f) for f in facts))
+        known = frozenset().union(*(keys(f) for f in (*facts, question)))
         if extra and (got := wrong_frame_value(fact, frozenset(extra), text, need, known)):
             return got
         obj = order[-1]
