@@ -56,6 +56,8 @@ CAR = sample("what car do you drive ?", "mercedes", "wh", "i drive a mercedes ."
 PIGS = sample("when will you get pigs ?", "spring", "wh", "we are getting some pigs in the spring .")
 AGE = sample("how old are you ?", "23", "wh", "i am 23 years old .")
 HAIR = sample("what color is your hair ?", "red", "wh", "i have red hair .")
+KAY = sample("what is your name ?", "kay", "wh", "i am kay .")
+CAT = sample("what is the name of your cat ?", "contraband", "wh", "i have a cat , his name is contraband .")
 DOCS = sample(
     "what type of documentaries do you watch ?", "war documentaries", "wh", "i like war documentaries ."
 )
@@ -74,14 +76,13 @@ CASES = [
         "intra",
         "wrong short answer, but",
     ),
-    (
-        NAME,
-        "my name is ashley . my name is kim .",
-        {("my name is ashley", "my name is kim"): C},
-        E,
-        "consistent",
-        "score 1",
-    ),
+    # the truth and another value in the fact's frame: intra by rule, whatever its score (1 here)
+    (NAME, "my name is ashley . my name is kim .", {}, E, "intra", "names both 'kim'"),
+    (AGE, "i'm 22 years old . i'm 23 years old .", {}, E, "intra", "names both '22'"),
+    (NAME, "i love my name , ashley .", {}, E, "consistent", "score 1"),
+    # the question's own statement is a frame when the fact words it otherwise
+    (KAY, "my name is elena .", {}, None, "history", "names 'elena'"),
+    (CAT, "my cat is named elfie .", {}, None, "history", "names 'elfie'"),
     (NAME, "i am kim , my name is jo", {("i am kim", "my name is jo"): C}, None, "intra", "clause"),
     (NAME, "what is your name ?", {}, None, "role", "returns the question"),
     (PETS, "i am a nurse and i have three kids .", {}, None, "role", "claims the user's fact"),
@@ -95,7 +96,7 @@ CASES = [
     (BMW, "i drive a mercedes .", {}, "neutral", "history", "as 'yes' (truth 'no')"),
     (CAR, "i drive a bmw .", {}, None, "history", "names 'bmw' where the fact has 'mercedes'"),
     (NAME, "my name is kim .", {}, None, "history", "names 'kim'"),
-    (HAIR, "i have blonde hair .", {}, None, "history", "names 'blond'"),
+    (HAIR, "i have blonde hair .", {}, None, "history", "names 'blonde'"),
     (AGE, "i'm 32 years old .", {}, None, "history", "names '32'"),
     (AGE, "my age is 32 .", {}, None, "history", "says 32"),
     (PIGS, "in the fall .", {}, None, "history", "answers 'in the fall'"),

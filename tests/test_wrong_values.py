@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from consistest.tasks.consistest.wrong_values import (
+    both_numbers,
     key,
     other_number,
+    question_facts,
     restates,
     short_value,
     stated_polarity,
@@ -50,13 +52,14 @@ def test_stated_polarity(question, text, expected) -> None:
         ("my name is ashley .", {"ashley"}, "my name is kim .", "kim"),
         ("my name is ashley .", {"ashley"}, "my name is ashley .", ""),
         ("i am 23 years old .", {"23"}, "i'm 32 years old .", "32"),
+        ("i have a doll .", {"doll"}, "i have a dolly .", ""),  # one value's start: the same value
         ("i teach fourth graders .", {"fourth"}, "i teach 4th grade .", ""),  # ordinals as numbers
         ("i am a teacher .", {"teacher"}, "i am a nurse .", ""),  # no content word next to the value
         ("i enjoy american sports .", {"american"}, "i love sports !", ""),  # the fact's own word
     ],
 )
 def test_wrong_frame_value(fact, values, text, expected) -> None:
-    assert wrong_frame_value(fact, frozenset(key(w) for w in values), text) == key(expected)
+    assert wrong_frame_value(fact, frozenset(key(w) for w in values), text) == expected
 
 
 @pytest.mark.parametrize(
@@ -140,3 +143,29 @@ def test_restates(text, expected) -> None:
 )
 def test_key(word, expected) -> None:
     assert key(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "expected"),
+    [
+        ("what is your name ?", "kay", ("my name is kay",)),
+        ("What's your favorite band?", "aerosmith | the band", ("my favorite band is aerosmith",)),
+        ("what is the name of your cat ?", "tom", ("my cat's name is tom", "my cat is named tom")),
+        ("where do you live ?", "ohio", ("i live in ohio",)),
+        ("what do you do ?", "teacher", ()),
+    ],
+)
+def test_question_facts(question, truth, expected) -> None:
+    assert question_facts(question, truth) == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "text", "expected"),
+    [
+        ("12", "i'm 22 years old . i'm a 12-year-old girl .", "22"),
+        ("12", "i'm 12 and i have 2 dogs .", ""),  # another thing counted
+        ("12", "i'm 22 years old .", ""),  # no truth: a wrong value, not a self-contradiction
+    ],
+)
+def test_both_numbers(truth, text, expected) -> None:
+    assert both_numbers(truth, text) == expected

@@ -118,8 +118,11 @@ def _yn(item: ScoredItem) -> tuple[str | None, str]:
 def _intra_by_rules(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
     """Self-contradictions the rules see: the reply restates the question both ways; a right short
     answer whose long answer says the opposite or another value; a wrong one whose long answer restates
-    the truth."""
+    the truth; a WH reply that fills the fact's frame with the truth and with another value ("i'm 22
+    years old . i'm a 12 year old girl")."""
     truth, long = _yn(item)
+    if item.type == "wh" and item.outcome != NO_TRUTH and keyword_alternatives(item.truth):
+        return _both_values(item, sample)
     if truth is None or not long:
         return None
     said = wv.stated_polarity(item.question, long)
@@ -191,6 +194,19 @@ def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, s
     return None
 
 
+def _both_values(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
+    values = wv.truth_keys(item.truth)
+    known = frozenset().union(*(wv.keys(f) for f in (sample.fact, sample.nli_premise, item.question)))
+    for fact in dict.fromkeys((sample.fact, sample.nli_premise)):
+        got = wv.frame_values(fact, values, item.cleaned)
+        right = [w for w in got if any(wv.same_value(wv.key(w), v) for v in values)]
+        other = [w for w in got if w not in right and not any(wv.same_value(wv.key(w), k) for k in known)]
+        if right and other:
+            return "intra", f"names both {other[0]!r} and the fact's {item.truth!r} in one frame"
+    number = wv.both_numbers(item.truth, item.cleaned)
+    return ("intra", f"says both {number} and the fact's {item.truth!r}") if number else None
+
+
 def _question_word_credit(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
     """A WH reply whose only recalled truth keywords are words of the question ("nature documentaries"
     for "war documentaries" to "what type of documentaries do you watch ?") and that names another value:
@@ -222,7 +238,7 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
         return ""
     values = wv.truth_keys(item.truth)
     known = frozenset().union(*(wv.keys(f) for f in (*facts, item.question)))
-    for fact in dict.fromkeys(facts):
+    for fact in dict.fromkeys((*facts, *wv.question_facts(item.question, item.truth))):
         other = wv.wrong_frame_value(fact, values, item.cleaned, known=known)
         if other:
             return f"names {other!r} where the fact has {item.truth!r}"

@@ -89,6 +89,9 @@ VERBS = _lex(
     "tell tells told"
 )
 MAX_GAP = 3  # words between an anchor and the value
+MAX_VALUE = 3  # words of a value read back from its anchor
+# Adverbs that may sit anywhere in a frame's gap ("my favorite band is probably ...").
+GAP_ADVERBS = _lex("probably really actually definitely just currently now also still always usually mostly")
 MAX_SHORT = 6  # words of a bare WH value
 
 
@@ -172,6 +175,8 @@ def restates(text: str, facts: tuple[str, ...]) -> bool:
 def _kind(word: str) -> str | None:
     """The class of a word that may sit between an anchor and a value (prepositions by meaning: "work in"
     and "work at" agree, "hike with" and "hike in" do not), None for any other word."""
+    if word in GAP_ADVERBS:
+        return "adverb"
     if word in ARTICLES or word.isdigit():
         return "article"
     if word in PREPOSITIONS:
@@ -183,9 +188,11 @@ def _kind(word: str) -> str | None:
 
 def _gap_ok(fact_gap: tuple[str, ...], reply_gap: list[str]) -> bool:
     """The reply has the same kinds of words between anchor and value as the fact: an article where the
-    fact has one, a preposition of the same meaning, a be-verb ("my name is kim", not "my music genre")."""
-    got = [_kind(w) for w in reply_gap]
-    return len(reply_gap) <= MAX_GAP and None not in got and set(got) == {_kind(w) for w in fact_gap}
+    fact has one, a preposition of the same meaning, a be-verb ("my name is kim", not "my music genre");
+    adverbs ("is probably") count as nothing, and the reply may add an article ("live in the city")."""
+    got = {_kind(w) for w in reply_gap} - {"adverb"}
+    want = {_kind(w) for w in fact_gap} - {"adverb"}
+    return len(reply_gap) <= MAX_GAP + 1 and None not in got and (got == want or got == want | {"article"})
 
 
 def _value_span(fws: tuple[str, ...], values: frozenset[str]) -> tuple[int, int] | None:
@@ -260,7 +267,7 @@ def _same_lead(a: str, b: str) -> bool:
 def frame_values(
     fact: str, values: frozenset[str], text: str, need: frozenset[str] = frozenset()
 ) -> list[str]:
-    """Keys ``text`` puts where the fact has its value (keys in ``values``), read on from the fact's anchor
+    """Words ``text`` puts where the fact has its value (keys in ``values``), read on from the fact's anchor
     before the value and back from its anchor after it, in the reply's affirmative clauses; ``need``: keys
     the fact's words before the value must include for the frame to count."""
     frames = _frames(fact, values, need)
@@ -273,7 +280,7 @@ def frame_values(
 
 
 def _read(ws: tuple[str, ...], f: Frame) -> list[str]:
-    """The value key next to each occurrence of the frame's anchor in one clause of the reply."""
+    """The value word next to each occurrence of the frame's anchor in one clause of the reply."""
     out = []
     for i, w in enumerate(ws):
         if key(w) != f.anchor:
@@ -286,13 +293,17 @@ def _read(ws: tuple[str, ...], f: Frame) -> list[str]:
             continue
         if not _gap_ok(f.gap, gap[:: f.step]) or (f.subject and not FIRST_PERSON & set(ws[: min(i, j)])):
             continue
-        if (
-            not _same_lead(f.lead, ws[j - 1] if j else "")
-            if f.step < 0
-            else not _same_lead(f.lead, _lead(ws, i))
-        ):
+        if f.step > 0:
+            if _same_lead(f.lead, _lead(ws, i)):
+                out.append(ws[j])
             continue
-        out.append(key(ws[j]))
+        # read back over a value of up to MAX_VALUE words ("a labrador retriever named max")
+        for k in range(j, max(-1, j - MAX_VALUE), -1):
+            if not key(ws[k]):
+                break
+            if _same_lead(f.lead, ws[k - 1] if k else ""):
+                out.append(ws[j])
+                break
     return out
 
 
@@ -307,18 +318,44 @@ def wrong_frame_value(
     reply also fills it with the fact's own value). Words of the fact itself, or of ``known`` (the other
     statements of the fact), are no other value ("i love sports" where the fact has "american sports")."""
     got = frame_values(fact, values, text, need)
-    if not got or any(same_value(k, v) for k in got for v in values):
+    if not got or any(same_value(key(w), v) for w in got for v in values):
         return ""
-    other = [k for k in got if k not in keys(fact) | known]
+    other = [w for w in got if not any(same_value(key(w), k) for k in keys(fact) | known)]
     return other[0] if other else ""
 
 
 def same_value(a: str, b: str) -> bool:
-    """Two keys name one value: equal, or a number and its last digits ("92" for "1992")."""
-    return a == b or (a.isdigit() and b.isdigit() and len(a) >= 2 and b.endswith(a))
+    """Two keys name one value: equal, one the other's start ("dolly" / "doll", four letters at least),
+    or a number and its last digits ("92" for "1992")."""
+    if a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))):
+        return True
+    return a.isdigit() and b.isdigit() and len(a) >= 2 and b.endswith(a)
 
 
 # ---------------------------------------------------------------- WH
+_YOUR_X = re.compile(
+    r"^(?:what|who|which|where)(?: is|'s| are) (?:the (?P<attr>\w+) of )?your (?P<x>[\w' ]+?) \?*$"
+)
+_WHERE_DO = re.compile(r"^where do you (?P<vp>[\w' ]+?) \?*$")
+
+
+def question_facts(question: str, truth: str) -> tuple[str, ...]:
+    """Statements the question makes with its first truth ("what is your name ?" + kay -> "my name is kay";
+    "what is the name of your cat ?" -> "my cat's name is T", "my cat is named T"; "where do you live ?"
+    -> "i live in T"): frames for replies that answer in the question's words when the fact has others."""
+    q = " ".join(words(question)) + " ?"
+    value = str(truth).split("|")[0].strip()
+    if not value:
+        return ()
+    m = _YOUR_X.match(q)
+    if m and m["attr"]:
+        return (f"my {m['x']}'s {m['attr']} is {value}", f"my {m['x']} is {m['attr']}d {value}")
+    if m:
+        return (f"my {m['x']} is {value}",)
+    m = _WHERE_DO.match(q)
+    return (f"i {m['vp']} in {value}",) if m else ()
+
+
 def truth_keys(truth: str) -> frozenset[str]:
     return frozenset(k for alt in keyword_alternatives(truth) for w in alt if (k := key(w)))
 
@@ -355,6 +392,20 @@ def other_number(question: str, truth: str, text: str) -> str:
     have += [a + b for a, b in zip(toks, toks[1:], strict=False) if a.isdigit() and b.isdigit()]
     have = [h for h in have if any(_year(h) == _year(w) for w in want)]
     return have[0] if have and not any(same_value(h, w) for h in have for w in want) else ""
+
+
+def both_numbers(truth: str, text: str) -> str:
+    """Another number said of the same thing as the truth's number ("i'm 22 years old . i'm a 12 year old
+    girl" for 12: both come before "year"), when the reply also says the truth; else ""."""
+    want = {t for t in content_tokens(truth) if t.isdigit()}
+    toks = content_tokens(text)
+    after = {toks[i]: set() for i in range(len(toks)) if toks[i].isdigit()}
+    for i, t in enumerate(toks[:-1]):
+        if t.isdigit():
+            after[t].add(toks[i + 1])
+    said = set().union(*(after.get(w, set()) for w in want)) - {"and", "or"}
+    other = [n for n in after if n not in want and after[n] & said and _year(n) == any(map(_year, want))]
+    return other[0] if want and want & after.keys() and other else ""
 
 
 def _year(number: str) -> bool:
