@@ -36,7 +36,7 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical", "nli-pairs")
     "--dev",
     "dev",
     multiple=True,
-    help="Extra labelled dev sets, used whole (nli-pairs picks tau on them and on the dev split of "
+    help="Extra labelled dev sets, used whole (nli-pairs picks tau on them, else on the dev split of "
     "--data; the trained methods report them); repeatable.",
 )
 @click.option(

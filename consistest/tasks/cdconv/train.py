@@ -201,15 +201,17 @@ def calibrate_pairs(
     tests: dict[str, list[DialogueExample]],
     out: Path,
 ) -> dict[str, Any]:
-    """nli-pairs: no training; tau picked on the dev split of ``--data`` and the ``--dev`` sets."""
-    dev = {"dev": parts["dev"], **devs} if parts["dev"] else devs
+    """nli-pairs: no training; tau picked on the ``--dev`` sets, or without them on the dev split of
+    ``--data``; the dev split is reported either way."""
+    dev = devs or {"dev": parts["dev"]}
     settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit)
     info = pw.calibrate(cfg.nli, settings, dev, out, batch_size=cfg.batch_size, device=cfg.device)
     info["config"] = {k: v for k, v in asdict(cfg).items() if k != "quiet"}
     info["counts"] = {k: len(v) for k, v in parts.items()}
     det.write_detector_info(out, info)
     log.info(f"nli-pairs: tau {info['tau']:.4f} ({pw.TAU_RULE})", quiet=cfg.quiet)
-    return _evaluate(cfg, out, info, {**devs, **tests}, parts["test"])
+    shown = {**({"dev": parts["dev"]} if devs and parts["dev"] else {}), **devs, **tests}
+    return _evaluate(cfg, out, info, shown, parts["test"])
 
 
 def _evaluate(
