@@ -48,6 +48,19 @@ PETS = sample(
     "do you have any pets ?", "yes", "yn", "i have two dogs .",
     history=("i am a nurse and i have three kids .", "nice , i love kids ."),
 )  # fmt: skip
+YACHT_NO = sample("do you own a yacht ?", "no", "yn", "i do not own a yacht .")
+YACHT_YES = sample("do you own a yacht ?", "yes", "yn", "i own a yacht .")
+MERC = sample("do you drive a mercedes ?", "yes", "yn", "i drive a mercedes .")
+MATH = sample("do you like math ?", "no", "yn", "i hate math .")
+CAR = sample("what car do you drive ?", "mercedes", "wh", "i drive a mercedes .")
+PIGS = sample("when will you get pigs ?", "spring", "wh", "we are getting some pigs in the spring .")
+AGE = sample("how old are you ?", "23", "wh", "i am 23 years old .")
+HAIR = sample("what color is your hair ?", "red", "wh", "i have red hair .")
+KAY = sample("what is your name ?", "kay", "wh", "i am kay .")
+CAT = sample("what is the name of your cat ?", "contraband", "wh", "i have a cat , his name is contraband .")
+DOCS = sample(
+    "what type of documentaries do you watch ?", "war documentaries", "wh", "i like war documentaries ."
+)
 
 # sample, response, NLI labels by (premise, hypothesis), the scorer's guard label, category, why holds
 C, E = "contradiction", "entailment"
@@ -63,26 +76,41 @@ CASES = [
         "intra",
         "wrong short answer, but",
     ),
-    (
-        NAME,
-        "my name is ashley . my name is kim .",
-        {("my name is ashley", "my name is kim"): C},
-        E,
-        "consistent",
-        "score 1",
-    ),
+    # the truth and another value in the fact's frame: intra by rule, whatever its score (1 here)
+    (NAME, "my name is ashley . my name is kim .", {}, E, "intra", "names both 'kim'"),
+    (AGE, "i'm 22 years old . i'm 23 years old .", {}, E, "intra", "names both '22'"),
+    (NAME, "i love my name , ashley .", {}, E, "consistent", "score 1"),
+    # the question's own statement is a frame when the fact words it otherwise
+    (KAY, "my name is elena .", {}, None, "history", "names 'elena'"),
+    (CAT, "my cat is named elfie .", {}, None, "history", "names 'elfie'"),
     (NAME, "i am kim , my name is jo", {("i am kim", "my name is jo"): C}, None, "intra", "clause"),
     (NAME, "what is your name ?", {}, None, "role", "returns the question"),
     (PETS, "i am a nurse and i have three kids .", {}, None, "role", "claims the user's fact"),
     (PETS, "no .", {}, None, "history", "wrong short answer"),
-    (
-        NAME,
-        "my name is kim .",
-        {("my name is ashley .", "my name is kim ."): C},
-        None,
-        "history",
-        "contradicts",
-    ),
+    (NAME, "i am called kim .", {("my name is ashley .", "i am called kim ."): C}, None, "history", "NLI"),
+    # a wrong value or polarity is history by the rules, whatever NLI says (here: neutral)
+    (YACHT_NO, "i own a yacht , it's a luxury vessel .", {}, "neutral", "history", "as 'yes' (truth 'no')"),
+    (YACHT_YES, "i have never owned a yacht .", {}, "neutral", "history", "as 'no' (truth 'yes')"),
+    (MERC, "i drive a bmw .", {}, "neutral", "history", "names 'bmw'"),
+    (BMW, "i drive a toyota .", {}, "neutral", "history", "names 'toyota'"),
+    (BMW, "i drive a mercedes .", {}, "neutral", "history", "as 'yes' (truth 'no')"),
+    (CAR, "i drive a bmw .", {}, None, "history", "names 'bmw' where the fact has 'mercedes'"),
+    (NAME, "my name is kim .", {}, None, "history", "names 'kim'"),
+    (HAIR, "i have blonde hair .", {}, None, "history", "names 'blonde'"),
+    (AGE, "i'm 32 years old .", {}, None, "history", "names '32'"),
+    (AGE, "my age is 32 .", {}, None, "history", "says 32"),
+    (PIGS, "in the fall .", {}, None, "history", "answers 'in the fall'"),
+    (DOCS, "nature documentaries mostly .", {}, "neutral", "history", "a word of the question"),
+    # what the rules see as self-contradictions
+    (YACHT_YES, "yes , i have never owned a yacht .", {}, "neutral", "intra", "says 'no'"),
+    (MERC, "yes . i drive a bmw .", {}, "neutral", "intra", "names 'bmw'"),
+    (BMW, "yes , i drive a bmw .", {}, None, "intra", "restates the fact"),
+    (MATH, "yes , i hate math .", {}, None, "intra", "says 'no'"),
+    (YACHT_NO, "i own a yacht . i don't own a yacht .", {}, "neutral", "intra", "both ways"),
+    # not a wrong value: the right value, a like-verb's other object, an unrelated use of the verb
+    (MATH, "i hate math .", {("i hate math .", "i hate math ."): E}, E, "consistent", "score 1"),
+    (CAR, "i like to drive fast .", {}, None, "uninformative", "generic"),
+    (NAME, "As an AI, I don't have a name.", {}, None, "uninformative", "out of persona"),
     (NAME, "i don't know .", {}, None, "uninformative", "evasive"),
     (
         NAME,
@@ -109,11 +137,22 @@ def test_categories_table(s, response, labels, guard, category, why) -> None:
     assert set(asked) <= set(nli_pairs(item, s)), "decide asked for a pair nli_pairs does not list"
 
 
-def test_without_nli_only_rules_decide() -> None:
-    assert decide(scored(BAR, "i work at a bar ."), BAR, None)[0] == "undecided"  # needs NLI to decide
-    assert decide(scored(BAR, "no ."), BAR, None)[0] == "history"
-    assert decide(scored(NAME, "what is your name ?"), NAME, None)[0] == "role"
-    assert decide(scored(NAME, "not sure"), NAME, None)[0] == "uninformative"
+@pytest.mark.parametrize(
+    ("s", "response", "category"),
+    [
+        (BAR, "i work at a bar .", "not_judged"),  # right polarity, but only NLI can credit it
+        (NAME, "i like to hike .", "not_judged"),  # generic, or a contradiction in other words
+        (YACHT_NO, "i don't own a boat .", "not_judged"),
+        (BAR, "no .", "history"),
+        (NAME, "my name is kim .", "history"),
+        (YACHT_NO, "i own a yacht .", "history"),
+        (NAME, "what is your name ?", "role"),
+        (NAME, "not sure", "uninformative"),
+        (NAME, "", "uninformative"),
+    ],
+)
+def test_without_nli_what_needs_nli_is_not_judged(s, response, category) -> None:
+    assert decide(scored(s, response), s, None)[0] == category
 
 
 def test_a_turn_without_truth_is_judged_for_contradictions_only() -> None:
@@ -123,7 +162,7 @@ def test_a_turn_without_truth_is_judged_for_contradictions_only() -> None:
     bad = {("i have two dogs .", "cool , i have no pets ."): "contradiction"}
     assert decide(item, short, lambda p, h: bad.get((p, h)))[0] == "history"
     assert decide(item, short, lambda p, h: "neutral")[0] == "consistent"
-    assert decide(item, short, None)[0] == "undecided"
+    assert decide(item, short, None)[0] == "not_judged"
 
 
 @pytest.mark.parametrize(
@@ -222,7 +261,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:1|" in res.summary["signature"]
+    assert "|cat:2|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -235,7 +274,7 @@ def test_categorise_runs_one_nli_call() -> None:
             Counting.calls += 1
             return super().predict(pairs)
 
-    items = [scored(NAME, "my name is kim ."), scored(BAR, "yes i work at a school", "contradiction")]
+    items = [scored(NAME, "i like to hike ."), scored(BAR, "yes i work at a school", "contradiction")]
     out = categorise(items, [NAME, BAR], Counting())
     assert Counting.calls == 1 and [it.category for it in out] == ["uninformative", "intra"]
 

@@ -14,6 +14,7 @@ from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.cdconv import detect_layout, read_cdconv, read_examples
 from consistest.data.decode import make_example, read_decode
+from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.report import detector_metrics
 from consistest.tasks.cdconv.train import split_of
 from consistest.training.detector import STAGES, Stage, decide, stage_label, view
@@ -93,12 +94,15 @@ def test_scored_run_reader(tmp_path: Path) -> None:
         str(run),
     ]
     assert CliRunner().invoke(main, [*args, "--n-boot", "0", "-q"]).exit_code == 0
-    ex = read_examples(run, dataset=ds)
+    ex = read_dialogues(run, ds)
     scores = [json.loads(x) for x in (run / "scores.jsonl").read_text().splitlines()]
     assert len(ex) == len(scores) and ex[0].turns[-1] == scores[0]["response"]
-    assert {e.label for e in ex} >= {"none", None, "role"}  # consistent, undecided, returned questions
+    assert {e.label for e in ex} >= {"none", None, "role"}  # consistent, not judged, returned questions
+    assert all(e.persona for e in ex)  # the bot's persona comes with every reply
     with pytest.raises(InputError, match="--dataset"):
-        read_examples(run)
+        read_dialogues(run)
+    with pytest.raises(InputError, match="a directory"):
+        read_examples(run)  # the data layer reads no ConsisTest outputs
 
 
 def test_split_by_context_keeps_every_reply_to_a_context_together() -> None:
@@ -127,6 +131,21 @@ def test_split_by_context_keeps_every_reply_to_a_context_together() -> None:
 def test_views(kind, expected) -> None:
     assert view(["u1", "b1", "u2", "b2"], kind) == expected
     assert view(["u2", "b2"], "pair") == ("", "b2")
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("pair", ("b1 | i am tall . i ski", "b2")),
+        ("intra", ("u2", "b2")),
+        ("role", ("b1 | u2", "b2")),
+        ("all", ("u1 | b1 | u2 | i am tall . i ski", "b2")),
+    ],
+)
+def test_persona_closes_the_history_views(kind, expected) -> None:
+    """The persona sits right before the judged turn, so a left cut drops the oldest turns first."""
+    assert view(["u1", "b1", "u2", "b2"], kind, persona=["i am tall .", " i  ski "]) == expected
+    assert view(["u2", "b2"], "pair", persona=["i ski"]) == ("i ski", "b2")
 
 
 @pytest.mark.parametrize(

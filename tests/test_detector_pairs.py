@@ -19,6 +19,7 @@ def dialogue(persona: str, job: str, user_fact: str, first: int) -> list[str]:
     """A ConvAI2 'both' dialogue: the agent states its job at its first turn, then talks on."""
     return [
         f"your persona: {persona}\t['i', 'like_animal', 'dogs']",
+        f"your persona: my job : {job}.\t{PROF.format(job)}",
         f"{first} hello , what do you do for a living ?",
         f"{first + 1} i am a {job} .\t{PROF.format(job)}",
         f"{first + 2} {user_fact}\t['i', 'have_pet', 'cat']",
@@ -44,8 +45,9 @@ def test_every_kind_is_made_and_labelled(convai2: Path, tmp_path: Path) -> None:
     dialogues = read_dialogues(convai2)
     rows, stats = make_detector_examples(dialogues, DetectorPairsConfig(str(convai2), "x", dev_fraction=0.0))
     kinds = {r.origin.split(":")[0]: r for r in rows}
-    assert set(kinds) == {"real", "repeat", "history", "intra", "role"}
-    assert kinds["history"].label == "history"
+    assert set(kinds) == {"real", "repeat", "history", "intra", "role", "persona-history", "persona-repeat"}
+    assert kinds["history"].label == "history" and kinds["persona-history"].label == "history"
+    assert kinds["persona-repeat"].label == "none"
     assert kinds["intra"].label == "intra" and kinds["role"].label == "role"
     assert kinds["repeat"].label == "none" and kinds["real"].label == "none"
     for r in rows:  # the judged turn is the agent's: speakers alternate from a user turn
@@ -54,6 +56,9 @@ def test_every_kind_is_made_and_labelled(convai2: Path, tmp_path: Path) -> None:
     jobs = lambda text: {j for j in ("teacher", "nurse", "pilot") if j in text}  # noqa: E731
     said = set().union(*(jobs(t) for t in hist.turns[1:-1:2]))
     assert said and jobs(hist.turns[-1]) and not jobs(hist.turns[-1]) & said
+    told = kinds["persona-history"]  # contradicts the agent's persona, which every example carries
+    assert all(len(r.persona) == 2 for r in rows) and jobs(told.turns[-1])
+    assert not jobs(told.turns[-1]) & jobs(" ".join(told.persona))
     again, _ = make_detector_examples(
         list(reversed(dialogues)), DetectorPairsConfig(str(convai2), "x", dev_fraction=0.0)
     )

@@ -89,7 +89,7 @@ def test_the_two_undecided_counts_are_explained(demo: Path, tmp_path: Path) -> N
     replies = {k: "i don't know ." for k in _oracle(demo)}  # Y/N: no score without NLI, but evasive
     r = _score(demo, _write(tmp_path / "r.jsonl", replies), tmp_path / "run", "-q")
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
-    assert summary["undecided"] != summary["categories"]["counts"]["undecided"]
+    assert summary["undecided"] != summary["categories"]["counts"].get("not_judged", 0)
     assert "counts replies whose category only NLI could tell; the score table's undecided" in r.output
 
 

@@ -153,10 +153,10 @@ def test_score_reports_per_trigger(tmp_path: Path) -> None:
     assert figs["trigger=short"]["decided"] == 0 and summary["no_truth"] == figs["trigger=short"]["n"]
     rows = [json.loads(x) for x in (run / "scores.jsonl").read_text().splitlines()]
     assert {r["trigger"] for r in rows} == {"original", "antonym", "negation", "short"}
-    assert all(r["category"] == "undecided" for r in rows if r["trigger"] == "short")  # --nli none
-    from consistest.data.cdconv import read_examples
+    assert all(r["category"] == "not_judged" for r in rows if r["trigger"] == "short")  # --nli none
+    from consistest.tasks.cdconv.inputs import read_dialogues
 
-    examples = read_examples(run, dataset=trig)  # a detector can read the run: triggers' histories too
+    examples = read_dialogues(run, trig)  # a detector can read the run: triggers' histories too
     assert len(examples) == len(rows) and {e.trigger for e in examples} == {r["trigger"] for r in rows}
 
 

@@ -10,7 +10,7 @@ import click
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import format_option
 
-METHOD_CHOICES = ("pair", "flatten", "hierarchical")
+METHOD_CHOICES = ("pair", "flatten", "hierarchical", "nli-pairs")
 
 
 @click.command("train-detector")
@@ -19,7 +19,9 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical")
     type=click.Choice(METHOD_CHOICES),
     default="hierarchical",
     show_default=True,
-    help="pair (b1 vs b2), flatten (whole dialogue), hierarchical (intra -> role -> history).",
+    help="pair (b1 vs b2), flatten (whole dialogue), hierarchical (intra -> role -> history), or nli-pairs "
+    "(no training: the --nli guard on the last bot turn against each earlier bot turn and persona "
+    "sentence, contradiction when the largest P(contradiction) exceeds a tau picked on dev).",
 )
 @click.option(
     "--data",
@@ -30,7 +32,34 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical")
     "directory; repeatable. Split train/dev/test unless rows carry a split.",
 )
 @click.option("--test", "tests", multiple=True, help="Extra labelled test sets (same layouts); repeatable.")
-@click.option("--dataset", default=None, help="Dataset directory of scored ConsisTest runs given as --data.")
+@click.option(
+    "--dev",
+    "dev",
+    multiple=True,
+    help="Extra labelled dev sets, used whole (nli-pairs picks tau on them, else on the dev split of "
+    "--data; the trained methods report them); repeatable.",
+)
+@click.option(
+    "--dataset",
+    default=None,
+    help="Dataset directory of scored ConsisTest runs or labelled-replies files among the inputs.",
+)
+@click.option("--nli", default=None, help="nli-pairs: the guard (an NLI model folder or hub id).")
+@click.option(
+    "--pair-unit",
+    type=click.Choice(["sentence", "turn"]),
+    default="sentence",
+    show_default=True,
+    help="nli-pairs: compare sentence by sentence, or whole turns.",
+)
+@click.option(
+    "--pairs",
+    "pair_sources",
+    default="history,persona",
+    show_default=True,
+    help="nli-pairs: what the last turn is checked against: history (earlier bot turns), persona, intra "
+    "(its own sentences), comma-separated.",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output detector directory.")
 @click.option(
     "--base",
@@ -58,6 +87,13 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical")
 @click.option("--lr", type=float, default=None, help="[default: 3e-4 for scratch, else 5e-5 (the paper's)]")
 @click.option("--batch-size", type=int, default=32, show_default=True)
 @click.option("--max-length", type=int, default=128, show_default=True)
+@click.option(
+    "--persona/--no-persona",
+    default=True,
+    show_default=True,
+    help="The history views (pair, flatten, hierarchical's history stage) read the bot's persona sentences "
+    "first, where the data has them (DECODE agents, detector-pairs, ConsisTest items).",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Training seed (init, batch order).")
 @click.option("--max-steps", type=int, default=None, help="Stop each stage after this many steps.")
 @click.option("--threads", type=int, default=0, show_default=True, help="torch threads (0: default).")
@@ -76,8 +112,9 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
     from consistest.tasks.cdconv.train import TrainDetectorConfig
     from consistest.tasks.cdconv.train import train_detector as run
 
-    for k in ("data", "tests", "nli_stage"):
+    for k in ("data", "tests", "nli_stage", "dev"):
         opts[k] = tuple(opts[k])
+    opts["pair_sources"] = tuple(x.strip() for x in opts["pair_sources"].split(",") if x.strip())
     metrics = run(TrainDetectorConfig(quiet=quiet, **opts))
     rows = {name: m for name, m in metrics["results"].items()}
     click.echo(render_metrics(rows, fmt, metrics["signature"]))
@@ -94,13 +131,21 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
     required=True,
     help="Dialogues: CDConv, DECODE or detector-pairs JSONL, or a scored run directory; repeatable.",
 )
-@click.option("--dataset", default=None, help="Dataset directory of a scored ConsisTest run given as --data.")
+@click.option(
+    "--dataset",
+    default=None,
+    help="Dataset directory of a scored ConsisTest run or a labelled-replies file given as --data.",
+)
 @click.option(
     "--out",
     default=None,
     type=click.Path(dir_okay=False),
     help="Predictions JSONL (figures beside it as <out>.metrics.json).",
 )
+@click.option(
+    "--nli", default=None, help="nli-pairs: the guard's folder if it moved (its weights must not change)."
+)
+@click.option("--n-boot", type=int, default=1000, show_default=True, help="Bootstrap resamples (0: none).")
 @click.option("--batch-size", type=int, default=64, show_default=True)
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="cpu", show_default=True)
 @click.option("--threads", type=int, default=0, show_default=True)
@@ -109,13 +154,21 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
 @quiet_option
 @handle_errors
 def detect(fmt: str, quiet: bool, **opts) -> None:
-    """Judge the last turn of each dialogue: category (none/intra/role/history) and probability."""
+    """Judge the last turn of each dialogue: category (none/intra/role/history) and probability; with
+    labels, CDConv's Table 4 figures, figures with 95% bootstrap intervals, and figures by bot model."""
     from consistest.tasks.cdconv.detect import DetectConfig, run_detect
-    from consistest.tasks.cdconv.report import render_metrics
+    from consistest.tasks.cdconv.report import render_intervals, render_metrics
 
     opts["data"] = tuple(opts["data"])
     summary = run_detect(DetectConfig(quiet=quiet, **opts))
-    if summary["results"]:
+    if summary["results"] and fmt != "json":
+        for m in summary["results"].values():
+            rows = {"all": m, **m.get("by_origin", {})}
+            click.echo(render_metrics(rows, fmt))
+            if m.get("intervals"):
+                click.echo("\n" + render_intervals(m["intervals"], fmt))
+        click.echo(summary["signature"] if fmt != "markdown" else f"`{summary['signature']}`")
+    elif summary["results"]:
         click.echo(render_metrics(summary["results"], fmt, summary["signature"]))
     else:
         click.echo(json.dumps({"n": summary["n"], "categories": summary["categories"]}, sort_keys=True))
@@ -141,3 +194,21 @@ def detector_pairs(quiet: bool, **opts) -> None:
 
     stats = build_detector_pairs(DetectorPairsConfig(quiet=quiet, **opts))
     click.echo(json.dumps(stats["counts"], sort_keys=True))
+
+
+@click.command("detector-dialogues")
+@click.option("--labels", required=True, help="Labelled replies JSONL: item, id, model, response, category.")
+@click.option("--dataset", required=True, help="The built dataset the ids come from.")
+@click.option("--out", required=True, type=click.Path(dir_okay=False), help="DECODE-layout JSONL to write.")
+@quiet_option
+@handle_errors
+def detector_dialogues(quiet: bool, labels: str, dataset: str, out: str) -> None:
+    """Labelled replies to ConsisTest samples as DECODE-layout dialogues (persona, speakers, category)."""
+    from collections import Counter
+
+    from consistest.core.io import atomic_write_jsonl
+    from consistest.tasks.cdconv.inputs import labelled_dialogues
+
+    rows = labelled_dialogues(labels, dataset)
+    atomic_write_jsonl(out, rows)
+    click.echo(json.dumps(dict(Counter(str(r["category"]) for r in rows)), sort_keys=True))

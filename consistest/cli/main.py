@@ -84,6 +84,7 @@ COMMANDS: dict[str, str] = {
     "compare": "consistest.cli.score:compare",
     "converse": "consistest.cli.aih:converse",
     "detect": "consistest.cli.cdconv:detect",
+    "detector-dialogues": "consistest.cli.cdconv:detector_dialogues",
     "detector-pairs": "consistest.cli.cdconv:detector_pairs",
     "eval-nli": "consistest.cli.nli:eval_nli",
     "generate": "consistest.cli.generate:generate",

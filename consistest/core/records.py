@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Literal, TypeVar, get_args
 
 Source = Literal["pers", "hist", "hist_ext"]
 QType = Literal["wh", "yn"]
 Role = Literal["user", "assistant"]
 # Why a ConsisTest reply fails, decided in this order (first match wins; see tasks/consistest/categories.py).
-Category = Literal["consistent", "intra", "role", "history", "uninformative", "undecided"]
+Category = Literal["consistent", "intra", "role", "history", "uninformative", "not_judged"]
 # What a dialogue contradiction detector says about a last bot turn (CDConv's labels 0..3, in order).
 DetectorLabel = Literal["none", "intra", "role", "history"]
 R = TypeVar("R", bound="Record")
@@ -174,7 +174,8 @@ class DialogueExample(Record):
     dialogue, a ConsisTest item (history + reply) or a synthetic example. Turns alternate speakers.
 
     ``context`` identifies the turns before the last (splits by context keep every reply to one context on
-    one side); ``label`` is None when unlabelled."""
+    one side); ``label`` is None when unlabelled; ``persona`` holds the judged speaker's persona sentences
+    (empty when the data has none), which the persona-aware detectors read before the dialogue."""
 
     id: str
     turns: list[str]
@@ -183,6 +184,7 @@ class DialogueExample(Record):
     trigger: str = ""
     origin: str = ""  # where it came from: the bot model, the synthesis rule, the run
     split: str = ""  # a split assigned by the data itself ("train"/"dev"/"test"), else ""
+    persona: list[str] = field(default_factory=list)
 
 
 def content_hash(*parts: Any, n: int = 16) -> str:

@@ -1,5 +1,5 @@
-"""Dialogue contradiction examples: the CDConv JSONL, our own example layout, ConsisTest scored runs, and
-one entry point that detects which of them (or DECODE's layout) a path holds.
+"""Dialogue contradiction examples: the CDConv JSONL, our own example layout, and one entry point that
+detects which of them (or DECODE's layout) a file holds.
 
 CDConv (Zheng et al., 2022; CC BY-NC 4.0, never committed) is one JSON per line: ``{file, model, method,
 u1, b1, u2, b2, label}`` with label 0 none, 1 intra, 2 role, 3 history and ``method`` the trigger in
@@ -14,7 +14,7 @@ from typing import Any
 
 from consistest.core.errors import InputError
 from consistest.core.io import read_jsonl
-from consistest.core.records import DetectorLabel, DialogueExample
+from consistest.core.records import DialogueExample
 from consistest.data.decode import make_example, parse_label, read_decode
 
 # CDConv's trigger methods (``method``) in English.
@@ -28,16 +28,7 @@ CDCONV_TRIGGERS: dict[str, str] = {
     "反义-反义词": "antonym",
     "反义-否定词": "negation",
 }
-LAYOUTS = ("cdconv", "examples", "decode", "scored-run")
-# A ConsisTest failure category as a detector label (uninformative replies contradict nothing).
-CATEGORY_TO_LABEL: dict[str, DetectorLabel | None] = {
-    "consistent": "none",
-    "uninformative": "none",
-    "intra": "intra",
-    "role": "role",
-    "history": "history",
-    "undecided": None,
-}
+LAYOUTS = ("cdconv", "examples", "decode")
 
 
 def _text(obj: dict[str, Any], key: str, path: Path, lineno: int) -> str:
@@ -79,56 +70,26 @@ def read_example_file(path: str | Path) -> list[DialogueExample]:
                 field="turns",
             )
         label = parse_label(obj.get("label"), path, f"line {lineno}")
+        persona = obj.get("persona", [])
+        if not isinstance(persona, list) or not all(isinstance(t, str) for t in persona):
+            raise InputError(
+                "expected a list of strings", path=str(path), record=f"line {lineno}", field="persona"
+            )
         ex = make_example(
-            turns, label, trigger=str(obj.get("trigger", "")), origin=str(obj.get("origin", ""))
-        )
+            turns, label, trigger=str(obj.get("trigger", "")), origin=str(obj.get("origin", "")),
+            persona=persona,
+        )  # fmt: skip
         out.append(DialogueExample(**{**ex.to_dict(), "split": str(obj.get("split", ""))}))
     if not out:
         raise InputError("no examples", path=str(path))
     return out
 
 
-def read_scored_run(rundir: str | Path, dataset: str | Path) -> list[DialogueExample]:
-    """A ConsisTest run as dialogues: each sample's history, then the reply; labelled by its failure
-    category (consistent and uninformative -> none; undecided -> unlabelled)."""
-    from consistest.core.rundir import SCORES_FILE
-    from consistest.data.dataset_dir import load_samples
-
-    scores = Path(rundir) / SCORES_FILE
-    samples = {s.id: s for s in [*load_samples(dataset), *_trigger_samples(dataset)]}
-    out = []
-    for lineno, obj in read_jsonl(scores):
-        sample = samples.get(str(obj.get("id")))
-        if sample is None:
-            raise InputError(
-                f"id {obj.get('id')!r} is not in {dataset}", path=str(scores), record=f"line {lineno}"
-            )
-        label = CATEGORY_TO_LABEL.get(str(obj.get("category")))
-        turns = [*sample.history, str(obj.get("response", ""))]
-        out.append(make_example(turns, label, trigger=str(obj.get("trigger", "")), origin=sample.id))
-    return out
-
-
-def _trigger_samples(dataset: str | Path) -> list[Any]:
-    """The samples of the dataset's ``triggers`` config (data/triggers.*), when it was built with one."""
-    from consistest.core.records import Sample
-    from consistest.data.dataset_dir import read_parquet_rows
-
-    for path in sorted((Path(dataset) / "data").glob("triggers.*")):
-        rows = [o for _, o in read_jsonl(path)] if path.suffix == ".jsonl" else read_parquet_rows(path)
-        return [Sample.from_dict(r) for r in rows]
-    return []
-
-
 def detect_layout(path: str | Path) -> str:
-    """scored-run for a run directory; for JSONL, by the first record's keys."""
+    """The layout of a JSONL file, by its first record's keys."""
     path = Path(path)
     if path.is_dir():
-        from consistest.core.rundir import SCORES_FILE
-
-        if (path / SCORES_FILE).is_file():
-            return "scored-run"
-        raise InputError(f"a directory without {SCORES_FILE}: not a scored run", path=str(path))
+        raise InputError("a directory, not a CDConv, DECODE or detector-pairs JSONL file", path=str(path))
     for _, obj in read_jsonl(path):
         if {"u1", "b1", "u2", "b2"} <= obj.keys():
             return "cdconv"
@@ -143,10 +104,9 @@ def detect_layout(path: str | Path) -> str:
     )
 
 
-def read_examples(
-    path: str | Path, layout: str | None = None, dataset: str | Path | None = None
-) -> list[DialogueExample]:
-    """Examples from any supported layout (auto-detected unless ``layout`` is given)."""
+def read_examples(path: str | Path, layout: str | None = None) -> list[DialogueExample]:
+    """Examples from any supported layout (auto-detected unless ``layout`` is given). ConsisTest outputs
+    (scored runs, labelled replies) are read by ``consistest.tasks.cdconv.inputs``."""
     layout = layout or detect_layout(path)
     if layout == "cdconv":
         return read_cdconv(path)
@@ -154,8 +114,4 @@ def read_examples(
         return read_example_file(path)
     if layout == "decode":
         return read_decode(path)
-    if layout == "scored-run":
-        if dataset is None:
-            raise InputError("a scored run needs its dataset directory (--dataset)", path=str(path))
-        return read_scored_run(path, dataset)
     raise InputError(f"unknown layout {layout!r}, expected one of {', '.join(LAYOUTS)}", path=str(path))

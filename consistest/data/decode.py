@@ -22,8 +22,10 @@ def make_example(
     trigger: str = "",
     origin: str = "",
     split: str = "",
+    persona: Sequence[str] = (),
 ) -> DialogueExample:
-    """An example whose id and context come from its content (never from its position in a file)."""
+    """An example whose id and context come from its content (never from its position in a file); the
+    persona is not part of the id, so ids stay those of the dialogue alone."""
     turns = [str(t) for t in turns]
     return DialogueExample(
         id=content_hash("dialogue", turns, trigger, origin),
@@ -33,6 +35,7 @@ def make_example(
         trigger=trigger,
         origin=origin,
         split=split,
+        persona=[str(p) for p in persona],
     )
 
 
@@ -48,6 +51,19 @@ def parse_label(value: Any, path: Path, record: str) -> DetectorLabel | None:
     raise InputError(
         f"unknown label {value!r} (0-3 or {names})", path=str(path), record=record, field="label"
     )
+
+
+def decode_persona(obj: dict[str, Any], last: dict[str, Any], where: dict[str, str]) -> list[str]:
+    """The persona lines of the agent who says the last turn (``agents[agent_id].persona_lines``), if any;
+    DECODE writes an empty string for an agent without persona."""
+    agents = obj.get("agents")
+    if not isinstance(agents, dict):
+        return []
+    agent = agents.get(str(last.get("agent_id")))
+    lines = agent.get("persona_lines") or [] if isinstance(agent, dict) else []
+    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        raise InputError("persona_lines must be a list of strings", field="agents", **where)
+    return lines
 
 
 def read_decode(path: str | Path) -> list[DialogueExample]:
@@ -73,7 +89,8 @@ def read_decode(path: str | Path) -> list[DialogueExample]:
             label = "history" if obj["is_contradiction"] else "none"
         else:
             label = None
-        out.append(make_example(texts, label, origin=str(obj.get("source", obj.get("origin", "decode")))))
+        origin = str(obj.get("source", obj.get("origin", "decode")))
+        out.append(make_example(texts, label, origin=origin, persona=decode_persona(obj, turns[-1], where)))
     if not out:
         raise InputError("no dialogues", path=str(path))
     return out

@@ -58,16 +58,23 @@ STAGES: dict[Method, tuple[Stage, ...]] = {
 }
 
 
-def view(turns: Sequence[str], kind: View, sep: str = SEP) -> tuple[str, str]:
-    """(context, last turn) as a classifier reads them; missing turns are empty strings."""
+def view(turns: Sequence[str], kind: View, sep: str = SEP, persona: Sequence[str] = ()) -> tuple[str, str]:
+    """(context, last turn) as a classifier reads them; missing turns are empty strings. The speaker's
+    persona sentences, when given, close the context of the views that look for history contradictions
+    (``pair`` and ``all``), right before the judged turn, so that cutting long inputs from the left drops
+    the oldest turns first and the persona last."""
     last = turns[-1]
     before = list(turns[:-1])
     if kind == "pair":
-        return (before[-2] if len(before) >= 2 else "", last)
-    if kind == "intra":
+        context = [before[-2]] if len(before) >= 2 else []
+    elif kind == "intra":
         return (before[-1] if before else "", last)
-    window = before[-2:] if kind == "role" else before
-    return (sep.join(window), last)
+    elif kind == "role":
+        return (sep.join(before[-2:]), last)
+    else:
+        context = before
+    facts = [" ".join(p.split()) for p in persona if p.strip()]
+    return (sep.join(context + [" ".join(facts)] * bool(facts)), last)
 
 
 def stage_label(stage: Stage, label: str) -> int | None:
@@ -82,15 +89,18 @@ def stage_label(stage: Stage, label: str) -> int | None:
     return int(label == target)
 
 
-def stage_examples(stage: Stage, examples: Sequence[DialogueExample], sep: str) -> list[NLIExample]:
-    """Labelled examples as text pairs for one stage (unlabelled ones are skipped)."""
+def stage_examples(
+    stage: Stage, examples: Sequence[DialogueExample], sep: str, persona: bool = False
+) -> list[NLIExample]:
+    """Labelled examples as text pairs for one stage (unlabelled ones are skipped); ``persona``: the
+    detector reads the speaker's persona (see ``view``)."""
     out = []
     for ex in examples:
         if ex.label is None:
             continue
         y = stage_label(stage, ex.label)
         if y is not None:
-            out.append(NLIExample(*view(ex.turns, stage.view, sep), y))
+            out.append(NLIExample(*view(ex.turns, stage.view, sep, ex.persona if persona else ()), y))
     return out
 
 
@@ -241,7 +251,8 @@ class Detector:
             tok = left_truncating(AutoTokenizer.from_pretrained(str(folder)))
             model = AutoModelForSequenceClassification.from_pretrained(str(folder)).to(device).eval()
             self.models[st.name] = (tok, model)
-        self.max_length = self.info["max_length"]
+        self.max_length = int(self.info["max_length"])
+        self.persona = bool(self.info.get("persona", False))  # detectors trained before it read none
 
     @staticmethod
     def read_info(directory: Path) -> dict[str, Any]:
@@ -290,7 +301,7 @@ class Detector:
 
         tok, model = self.models[stage.name]
         sep = separator(tok)
-        pairs = [view(ex.turns, stage.view, sep) for ex in examples]
+        pairs = [view(ex.turns, stage.view, sep, ex.persona if self.persona else ()) for ex in examples]
         return predict_proba(model, tok, pairs, self.batch_size, self.max_length)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:

@@ -7,9 +7,12 @@ their last (agent) turn was made.
   agent's earlier turns in the window (a consistent repetition, a hard negative);
 - ``history``: the last agent turn replaced by a sentence whose triple contradicts one of the agent's
   earlier turns in the window (a single-valued relation with another object, or an opposite relation);
+- ``history`` (persona) and ``none`` (persona repeat): the last agent turn replaced by a sentence that
+  contradicts one of the agent's persona sentences, or that states the same triple in other words;
 - ``intra``: the agent's real turn followed by a sentence contradicting it, in one turn;
 - ``role``: the agent repeats the user's own statement as its own, or returns the user's question.
 
+Every example carries the agent's persona (what a persona-aware detector reads before the dialogue).
 Contradicting and repeating sentences come from the same split; dialogues go to train or dev by their agent
 persona (content-seeded), so no persona is in both. All choices depend on content, not order.
 """
@@ -28,7 +31,7 @@ from consistest.data.decode import make_example
 from consistest.training.nli_pairs import Sentence, collect_sentences
 from consistest.training.nli_relations import RELATIONS_VERSION, Triple, contradicts, usable
 
-DETECTOR_DATA_VERSION = "1"
+DETECTOR_DATA_VERSION = "2"  # 2: persona on every example; persona contradictions and repeats
 INTRA_JOINS = ("{a} {b}", "{a} , but {b}")
 ROLE_OPENERS = ("", "yes , ", "oh , ")
 # Greetings are returned by people too ("hi , how are you ?"): not role confusion.
@@ -89,11 +92,8 @@ def dialogue_examples(d: Dialogue, split: str, pool: Pool, cfg: DetectorPairsCon
         return [*utts[start:j], last]
 
     def add(j: int, last: str, label: str, origin: str) -> None:
-        out.append(
-            DialogueExample(
-                **{**make_example(window(j, last), label, origin=origin).to_dict(), "split": split}
-            )
-        )  # type: ignore[arg-type]
+        ex = make_example(window(j, last), label, origin=origin, split=split, persona=d.persona)  # type: ignore[arg-type]
+        out.append(ex)
 
     for j in rng.sample(agent_turns, min(cfg.real_per_dialogue, len(agent_turns))):
         add(j, utts[j], "none", "real")
@@ -113,6 +113,7 @@ def dialogue_examples(d: Dialogue, split: str, pool: Pool, cfg: DetectorPairsCon
                 if r is not None:
                     add(j, r, "none", f"repeat:{t[1]}")  # type: ignore[index]
                     break
+    persona_examples(d, pool, rng, agent_turns, add)
     for j, t in rng.sample(facts, len(facts)):
         c = pool.contradiction(t, rng)  # type: ignore[arg-type]
         if c is not None:
@@ -128,6 +129,28 @@ def dialogue_examples(d: Dialogue, split: str, pool: Pool, cfg: DetectorPairsCon
             add(j, rng.choice(ROLE_OPENERS) + user, "role", "role:claims-user-fact")
             break
     return out
+
+
+def persona_examples(d: Dialogue, pool: Pool, rng: random.Random, agent_turns: list[int], add) -> None:
+    """One persona contradiction (``history``) and one persona repeat (``none``) at a random agent turn,
+    each from a persona sentence with one usable triple that has a contradicting / repeating sentence."""
+    triples = [_one_triple(ts) for ts in d.persona_triples] if d.persona_triples else []
+    facts = [(d.persona[k], t) for k, t in enumerate(triples) if t is not None]
+    if not facts or not agent_turns:
+        return
+    for kind in ("history", "repeat"):
+        for text, t in rng.sample(facts, len(facts)):
+            j = rng.choice(agent_turns)
+            if kind == "history":
+                c = pool.contradiction(t, rng)
+                if c is not None:
+                    add(j, c.text, "history", f"persona-history:{t[1]}~{c.triple[1]}")
+                    break
+            else:
+                r = pool.repeat(t, text, rng)
+                if r is not None:
+                    add(j, r, "none", f"persona-repeat:{t[1]}")
+                    break
 
 
 def make_detector_examples(

@@ -10,11 +10,13 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, read_json
 from consistest.core.records import DialogueExample, content_hash
-from consistest.data.cdconv import read_examples
+from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import DETECT_MARK, guard_predictions, warn_training_overlap
-from consistest.tasks.cdconv.report import by_group, detector_metrics
+from consistest.tasks.cdconv.report import by_group, detector_metrics, figures_with_intervals
+
+MAX_ORIGINS = 12  # figures by origin (bot model) when the examples come from this many or fewer
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,8 @@ class DetectConfig:
     batch_size: int = 64
     device: str = "cpu"
     threads: int = 0
+    nli: str | None = None  # nli-pairs: the guard's folder when it moved (its weights must be the same)
+    n_boot: int = 1000  # bootstrap resamples for the intervals (0: none)
     quiet: bool = False
 
 
@@ -40,8 +44,12 @@ def prediction_rows(examples: Sequence[DialogueExample], preds: Sequence[Any]) -
     return rows
 
 
-def set_metrics(examples: Sequence[DialogueExample], preds: Sequence[Any]) -> dict[str, Any] | None:
-    """Table 4 figures over the labelled examples, overall and by trigger (None without labels)."""
+def set_metrics(
+    examples: Sequence[DialogueExample], preds: Sequence[Any], n_boot: int = 0
+) -> dict[str, Any] | None:
+    """Table 4 figures over the labelled examples, overall, by trigger and by origin (the bot model, when
+    a few), and with ``n_boot`` the figures with 95% bootstrap intervals, the replies to one context
+    resampled together (None without labels)."""
     idx = [i for i, ex in enumerate(examples) if ex.label is not None]
     if not idx:
         return None
@@ -51,6 +59,12 @@ def set_metrics(examples: Sequence[DialogueExample], preds: Sequence[Any]) -> di
     triggers = [examples[i].trigger for i in idx]
     if len(set(triggers)) > 1:
         out["by_trigger"] = by_group(gold, pred, triggers)
+    origins = [examples[i].origin for i in idx]
+    if 1 < len(set(origins)) <= MAX_ORIGINS:
+        out["by_origin"] = by_group(gold, pred, origins)
+    if n_boot > 0:
+        clusters = [examples[i].context for i in idx]
+        out["intervals"] = figures_with_intervals(gold, pred, clusters, n_boot=n_boot)
     return out
 
 
@@ -60,16 +74,18 @@ def evaluate_sets(
     *,
     batch_size: int = 64,
     device: str = "cpu",
+    nli: str | None = None,
+    n_boot: int = 0,
 ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
-    """(metrics per labelled set, prediction rows per set) of a trained detector."""
-    from consistest.training.detector import Detector
+    """(metrics per labelled set, prediction rows per set) of a trained or calibrated detector."""
+    from consistest.tasks.cdconv.pairwise import load_detector
 
-    detector = Detector(detector_dir, batch_size=batch_size, device=device)
+    detector = load_detector(detector_dir, batch_size=batch_size, device=device, nli=nli)
     results, rows = {}, {}
     for name, examples in sets.items():
         preds = detector.predict(examples)
         rows[name] = prediction_rows(examples, preds)
-        m = set_metrics(examples, preds)
+        m = set_metrics(examples, preds, n_boot)
         if m is not None:
             results[name] = m
     return results, rows
@@ -84,7 +100,7 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     if cfg.threads > 0:
         torch.set_num_threads(cfg.threads)
     cfg = replace(cfg, device=resolve_device(cfg.device))
-    examples = [ex for p in cfg.data for ex in read_examples(p, dataset=cfg.dataset)]
+    examples = [ex for p in cfg.data for ex in read_dialogues(p, cfg.dataset)]
     if not examples:
         raise InputError("no dialogues to judge", field="data")
     info = _detector_info(cfg.detector)
@@ -95,8 +111,9 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     warn_unknown_text(cfg.detector, examples)
     name = "+".join(Path(p).name for p in cfg.data)
     results, rows = evaluate_sets(
-        cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device
-    )
+        cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device, nli=cfg.nli,
+        n_boot=cfg.n_boot,
+    )  # fmt: skip
     summary = {
         "written_by": DETECT_MARK,
         "signature": info["signature"],
@@ -127,9 +144,12 @@ def _detector_info(directory: str) -> dict[str, Any]:
         raise InputError(
             f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=directory
         )
+    from consistest.tasks.cdconv.pairwise import METHOD as PAIRS
     from consistest.training.detector import Detector
 
-    info = Detector.read_info(Path(directory))
+    info = read_json(path)
+    if not (isinstance(info, dict) and info.get("method") == PAIRS):  # nli-pairs: the guard, no stages
+        info = Detector.read_info(Path(directory))
     if "signature" not in info:
         raise InputError("missing field", path=str(path), field="signature")
     return info
@@ -141,8 +161,11 @@ UNKNOWN_SHARE = 0.5  # above this share of unknown words a detector judges text 
 def warn_unknown_text(directory: str, examples: Sequence[DialogueExample]) -> None:
     """Warn when most words of the dialogues are not in the detector's vocabulary (English text for a
     detector trained on Chinese): its predictions then say little."""
-    from consistest.training.detector import Detector
+    from consistest.tasks.cdconv.pairwise import METHOD as PAIRS
+    from consistest.training.detector import DETECTOR_FILE, Detector
 
+    if read_json(Path(directory) / DETECTOR_FILE).get("method") == PAIRS:
+        return  # the guard's English vocabulary, no trained stage
     share = Detector.unknown_share(directory, [t for ex in examples[:2000] for t in ex.turns])
     if share > UNKNOWN_SHARE:
         log.warning(

@@ -89,3 +89,84 @@ def render_metrics(rows: Mapping[str, Mapping[str, Any]], fmt: str = "table", si
         return json.dumps({"signature": signature, "results": rows}, indent=2, sort_keys=True, default=list)
     body = format_table(HEADER, table_rows(rows), fmt)
     return "\n".join([*body, *([f"`{signature}`" if fmt == "markdown" else signature] if signature else [])])
+
+
+# ---------------------------------------------------------------- figures with bootstrap intervals
+FIGURES = (
+    ("acc2", "2-class accuracy"),
+    ("recall_contradiction", "recall: contradiction"),
+    ("recall_none", "recall: none"),
+    ("acc4", "4-class accuracy"),
+    ("f1_4", "4-class macro F1"),
+    ("recall_intra", "recall: intra"),
+    ("recall_role", "recall: role"),
+    ("recall_history", "recall: history"),
+)
+
+
+def point_figures(gold: Sequence[str], pred: Sequence[str]) -> dict[str, float | None]:
+    """The figures of ``FIGURES`` in percent (None where a class has no gold example)."""
+    m = detector_metrics(gold, pred)
+    out: dict[str, float | None] = {"acc2": m["acc2"], "acc4": m["acc4"], "f1_4": m["f1_4"]}
+    contra = [i for i, g in enumerate(gold) if g != "none"]
+    out["recall_contradiction"] = (
+        100 * sum(pred[i] != "none" for i in contra) / len(contra) if contra else None
+    )
+    for lab in DETECTOR_LABELS:
+        out[f"recall_{lab}"] = m["recall"][lab] if m["support"][lab] else None
+    return out
+
+
+def figures_with_intervals(
+    gold: Sequence[str],
+    pred: Sequence[str],
+    clusters: Sequence[str] | None = None,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """Each figure with a 95% percentile bootstrap interval, resampling ``clusters`` whole (the replies
+    to one sample, say) or dialogues one by one; seeded by the content, so reruns agree."""
+    import numpy as np
+
+    from consistest.core.records import content_hash
+
+    point = point_figures(gold, pred)
+    keys = list(clusters) if clusters is not None else [str(i) for i in range(len(gold))]
+    groups: dict[str, list[int]] = {}
+    for i, k in enumerate(keys):
+        groups.setdefault(k, []).append(i)
+    members = list(groups.values())
+    rng = np.random.default_rng(int(content_hash(seed, "detector-figures", list(gold), list(pred)), 16))
+    draws: dict[str, list[float]] = {k: [] for k, _ in FIGURES}
+    for _ in range(n_boot if len(members) > 1 else 0):
+        idx = [i for j in rng.integers(0, len(members), len(members)) for i in members[j]]
+        got = point_figures([gold[i] for i in idx], [pred[i] for i in idx])
+        for k, v in got.items():
+            if v is not None:
+                draws[k].append(v)
+    out = {}
+    for k, _ in FIGURES:
+        ci = None
+        if point[k] is not None and len(draws[k]) >= n_boot // 2 and n_boot > 0:
+            lo, hi = np.quantile(draws[k], [0.025, 0.975])
+            ci = (float(lo), float(hi))
+        n = len(gold) if not k.startswith("recall_") else _support(gold, k)
+        out[k] = {"value": point[k], "ci": ci, "n": n}
+    return out
+
+
+def _support(gold: Sequence[str], key: str) -> int:
+    lab = key.removeprefix("recall_")
+    return sum(g != "none" for g in gold) if lab == "contradiction" else sum(g == lab for g in gold)
+
+
+def render_intervals(figs: Mapping[str, Mapping[str, Any]], fmt: str = "table") -> str:
+    """The figures with their intervals as a table (one row each)."""
+    rows = []
+    for k, label in FIGURES:
+        f = figs[k]
+        v, ci = f["value"], f["ci"]
+        interval = f"[{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "-"
+        rows.append([label, "-" if v is None else f"{v:.1f}", interval, str(f["n"])])
+    return "\n".join(format_table(["figure", "%", "95% CI", "n"], rows, fmt))

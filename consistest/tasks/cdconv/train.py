@@ -13,8 +13,9 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
-from consistest.data.cdconv import read_examples
+from consistest.tasks.cdconv import pairwise as pw
 from consistest.tasks.cdconv.detect import evaluate_sets
+from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import training_dir
 from consistest.training import detector as det
 from consistest.training.loop import fit
@@ -28,11 +29,15 @@ SPLITS = ("train", "dev", "test")
 class TrainDetectorConfig:
     """Settings of ``consistest train-detector``; all but out/quiet/threads go into the run's identity."""
 
-    method: det.Method
+    method: det.Method | Literal["nli-pairs"]
     data: tuple[str, ...]
     out: str
     base: str = "scratch"
     tests: tuple[str, ...] = ()
+    dev: tuple[str, ...] = ()  # labelled dev sets used whole (nli-pairs picks tau on them)
+    nli: str | None = None  # nli-pairs: the guard
+    pair_unit: pw.Unit = "sentence"
+    pair_sources: tuple[pw.Source, ...] = ("history", "persona")
     dataset: str | None = None  # the dataset directory of scored ConsisTest runs among the inputs
     split_by: SplitBy = "context"
     split_seed: int = 13
@@ -46,6 +51,7 @@ class TrainDetectorConfig:
     max_length: int = 128
     seed: int = 0
     max_steps: int | None = None
+    persona: bool = True  # the history views read the speaker's persona sentences (where the data has them)
     warmup: float = 0.06
     weight_decay: float = 0.01
     threads: int = 0
@@ -55,7 +61,8 @@ class TrainDetectorConfig:
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
-        for k in ("out", "quiet", "threads", "tests", "device", "overwrite"):
+        drop = ("out", "quiet", "threads", "tests", "device", "overwrite", "dev", "nli", "pair_unit")
+        for k in (*drop, "pair_sources"):
             d.pop(k)
         return d
 
@@ -96,6 +103,7 @@ def detector_signature(cfg: TrainDetectorConfig, data_hash: str) -> str:
             ("seed", cfg.seed),
             ("ep", cfg.epochs),
             ("len", cfg.max_length),
+            ("persona", "yes" if cfg.persona else "no"),
         ]
     )
 
@@ -157,45 +165,83 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         cfg = replace(cfg, device=resolve_device(cfg.device))
     if cfg.lr is None:
         cfg = replace(cfg, lr=3e-4 if det.is_scratch(cfg.base) else 5e-5)
-    if cfg.method not in det.METHODS:
+    if cfg.method not in (*det.METHODS, pw.METHOD):
         raise InputError(f"unknown method {cfg.method!r}", field="method")
+    if cfg.method == pw.METHOD and not cfg.nli:
+        raise InputError("nli-pairs needs the guard: --nli <model folder or hub id>", field="nli")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
-    examples = [ex for path in cfg.data for ex in read_examples(path, dataset=cfg.dataset)]
-    tests = {Path(p).name: read_examples(p, dataset=cfg.dataset) for p in cfg.tests}
+    examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
+    tests = {Path(p).name: read_dialogues(p, cfg.dataset) for p in cfg.tests}
+    devs = {f"dev:{Path(p).name}": read_dialogues(p, cfg.dataset) for p in cfg.dev}
     parts = split_examples(cfg, examples)
     data_hash = content_hash([(e.id, e.label, e.split) for e in examples], n=64)
-    inputs = [*cfg.data, *cfg.tests, *cfg.nli_stage, *([cfg.dataset] if cfg.dataset else [])]
+    inputs = [*cfg.data, *cfg.tests, *cfg.dev, *cfg.nli_stage, *([cfg.dataset] if cfg.dataset else [])]
     identity = {**cfg.identity(), "data_hash": data_hash}
     with training_dir(cfg.out, identity, parts["train"], inputs=inputs, overwrite=cfg.overwrite) as out:
-        return _train(cfg, parts, tests, out, data_hash)
+        return _train(cfg, parts, devs, tests, out, data_hash)
 
 
 def _train(
     cfg: TrainDetectorConfig,
     parts: dict[str, list[DialogueExample]],
+    devs: dict[str, list[DialogueExample]],
     tests: dict[str, list[DialogueExample]],
     out: Path,
     data_hash: str,
 ) -> dict[str, Any]:
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
+    if cfg.method == pw.METHOD:
+        return calibrate_pairs(cfg, parts, devs, tests, out)
     history = train_stages(cfg, parts, out, data_hash)
     signature = detector_signature(cfg, data_hash)
     info = {
         "method": cfg.method,
         "base": cfg.base,
         "max_length": cfg.max_length,
+        "persona": cfg.persona,
         "stages": [asdict(s) for s in det.STAGES[cfg.method]],
         "signature": signature,
         "config": {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")},
         "counts": {k: len(v) for k, v in parts.items()},
     }
     det.write_detector_info(out, info)
-    sets = {"test": parts["test"], **tests} if parts["test"] else tests
+    return _evaluate(cfg, out, {**info, "training": history}, {**devs, **tests}, parts["test"])
+
+
+def calibrate_pairs(
+    cfg: TrainDetectorConfig,
+    parts: dict[str, list[DialogueExample]],
+    devs: dict[str, list[DialogueExample]],
+    tests: dict[str, list[DialogueExample]],
+    out: Path,
+) -> dict[str, Any]:
+    """nli-pairs: no training; tau picked on the ``--dev`` sets, or without them on the dev split of
+    ``--data``; the dev split is reported either way."""
+    dev = devs or {"dev": parts["dev"]}
+    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit)
+    info = pw.calibrate(cfg.nli, settings, dev, out, batch_size=cfg.batch_size, device=cfg.device)
+    info["config"] = {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")}
+    info["counts"] = {k: len(v) for k, v in parts.items()}
+    det.write_detector_info(out, info)
+    log.info(f"nli-pairs: tau {info['tau']:.4f} ({pw.TAU_RULE})", quiet=cfg.quiet)
+    shown = {**({"dev": parts["dev"]} if devs and parts["dev"] else {}), **devs, **tests}
+    return _evaluate(cfg, out, info, shown, parts["test"])
+
+
+def _evaluate(
+    cfg: TrainDetectorConfig,
+    out: Path,
+    info: dict[str, Any],
+    sets: dict[str, list[DialogueExample]],
+    test_split: list[DialogueExample],
+) -> dict[str, Any]:
+    """Figures and predictions on the test split and the extra sets; OUT/metrics.json."""
+    sets = {"test": test_split, **sets} if test_split else sets
     results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
     for name, rows in preds.items():
-        atomic_write_jsonl(out / f"predictions-{name}.jsonl", rows)
-    metrics = {**info, "training": history, "results": results}
+        atomic_write_jsonl(out / f"predictions-{name.replace(':', '-')}.jsonl", rows)
+    metrics = {**info, "results": results}
     atomic_write_json(out / "metrics.json", metrics)
     return metrics
 
@@ -205,7 +251,7 @@ def train_stages(
 ) -> dict[str, Any]:
     """The optional NLI first stage, then each classifier of the method (each resumable): their histories."""
     first = nli_pairs(cfg)
-    texts = [t for ex in parts["train"] for t in ex.turns] + [
+    texts = [t for ex in parts["train"] for t in (*ex.turns, *ex.persona)] + [
         t for e in first for t in (e.premise, e.hypothesis)
     ]
     load = _base_loader(cfg, out, texts, None)
@@ -214,8 +260,8 @@ def train_stages(
         load = _base_loader(cfg, out, texts, start)
     history, sep = {}, _sep(cfg, out, start)
     for stage in det.STAGES[cfg.method]:
-        train = det.stage_examples(stage, parts["train"], sep)
-        dev = {"dev": det.stage_examples(stage, parts["dev"], sep)} if parts["dev"] else {}
+        train = det.stage_examples(stage, parts["train"], sep, cfg.persona)
+        dev = {"dev": det.stage_examples(stage, parts["dev"], sep, cfg.persona)} if parts["dev"] else {}
         identity = content_hash(stage.name, cfg.identity(), data_hash)
         log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
         res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)

@@ -2,211 +2,68 @@
 
 Checked in this order, first match wins (CDConv's order, after "consistent"):
 
-1. ``consistent``: the item scored above 0 (for a trigger without truth: no contradiction was found);
-2. ``intra``: the reply contradicts itself: its yes/no word and short form disagree, the short answer is
-   right but the long answer contradicts the fact, the short answer is wrong but the long answer is what
-   the fact says, or two of its clauses contradict each other (NLI);
+1. ``consistent``: the item scored above 0 (for a trigger without truth: no contradiction was found),
+   unless its yes/no word is right and its long answer says the opposite or another value (``intra``);
+2. ``intra``: the reply contradicts itself: its yes/no word and short form disagree; its short answer is
+   right but the long answer restates the question negated, names another value than the fact, or
+   contradicts the fact (NLI); its short answer is wrong but the long answer restates the truth or is what
+   the fact says (NLI); its clauses restate the question both ways, or two clauses contradict (NLI);
 3. ``role``: it answers as the user would: it returns or repeats the question, tells the user the agent's
    own fact ("oh , you speak chinese ?"), or claims a fact the user stated in the history (a near copy,
    or NLI entailment from the user's sentence but not from the fact);
-4. ``history``: it contradicts the fact: a wrong short answer, or NLI finds a contradiction;
-5. ``uninformative``: empty, evasive, generic or off-topic;
+4. ``history``: it states a wrong value or the wrong polarity: a wrong short answer; a Y/N reply that
+   restates the question's proposition the other way ("i own a yacht" when the truth is no); a reply that
+   fills the fact's frame with another value ("i drive a bmw" for "i drive a mercedes"); a bare WH value
+   or a number that is not the truth; or NLI finds a contradiction. The rules decide before NLI, so a
+   guard that says neutral does not turn a wrong value into ``uninformative``;
+5. ``uninformative``: empty, only questions, evasive, or (with an NLI model) generic or off-topic.
 
-``undecided`` when only an NLI model could tell and none was given. ``decide`` is pure given an NLI lookup;
-``nli_pairs`` lists every pair it may ask for, so all of them run in one batched NLI call.
+``not_judged`` when only an NLI model could tell (``--nli none``): a reply the rules find no evidence in
+could be a contradiction in other words, so it is counted apart, never as uninformative or consistent.
+``decide`` is pure given an NLI lookup; ``nli_pairs`` lists every pair it may ask for, so all of them run
+in one batched NLI call.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 
 from consistest.core.records import Category, Sample, ScoredItem
-from consistest.metrics.clean import split_sentences
-from consistest.metrics.numbers import tokens
-from consistest.metrics.rules import (
-    PHRASES_BY_FIRST,
-    Outcome,
-    content_tokens,
-    keyword_alternatives,
-    question_forms,
-)
+from consistest.metrics.rules import Outcome, content_tokens, keyword_alternatives, truth_polarity
 from consistest.models.base import NLI
+from consistest.tasks.consistest import wrong_values as wv
+from consistest.tasks.consistest.categories_text import (
+    clauses,
+    copied,
+    evasive,
+    gives_fact_to_user,
+    long_answer,
+    repeats,
+    returned_question,
+    supported,
+    user_statements,
+)
+
+__all__ = ["CATEGORIES_VERSION", "categorise", "clauses", "decide", "evasive", "long_answer", "nli_pairs"]
+__all__ += ["returned_question"]
 
 # Bump when a rule or word list changes a category; it goes into the signature as ``cat:<n>``.
-CATEGORIES_VERSION = 1
+# 2: wrong values and polarities found by rules (wrong_values.py) are history/intra whatever NLI says;
+#    ``not_judged`` (was ``undecided``) for every reply only NLI could place, generic ones included.
+CATEGORIES_VERSION = 2
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only"})
-# Replies that commit to nothing (matched as whole normalised replies or openings).
-EVASIVE = (
-    "i don't know", "i do not know", "i dont know", "idk", "not sure", "i'm not sure", "i am not sure",
-    "no idea", "i have no idea", "maybe", "i can't remember", "i cannot remember", "i don't remember",
-    "hard to say", "it depends", "i'd rather not say", "i would rather not say", "i'm an ai", "as an ai",
-    "i see", "ok", "okay", "cool", "nice", "that's nice", "that's cool", "that's interesting", "interesting",
-    "haha", "lol", "good question", "that is a good question",
-)  # fmt: skip
-_EVASIVE = frozenset(EVASIVE)
-_WORDS = re.compile(r"[\w']+")
-# A question returned to the user ("and you ?").
-RETURNED = frozenset({"you", "and you", "what about you", "how about you", "do you", "are you", "have you"})
-MIN_OVERLAP = 0.6  # share of the asked question's content words a returned question repeats
-COPY_OVERLAP = 0.8  # share of a user sentence's content words a reply clause copies
-SUPPORT = 0.5  # share of a long answer's content words the fact must hold for NLI's entailment to count
-
-
+NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
-
-
-_CLAUSE_BREAK = re.compile(r"\s*(?:,|;|\bbut\b|\band\b(?=\s+(?:i|my|it|we)\b)|\bso\b(?=\s+(?:i|my)\b))\s*")
-
-
-@lru_cache(maxsize=1 << 15)
-def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(split_sentences(text))
-
-
-@lru_cache(maxsize=1 << 15)
-def clauses(text: str) -> tuple[str, ...]:
-    """Statements of a reply: sentences split at commas and at "and/but/so" before a new subject."""
-    out: list[str] = []
-    for sent in _sentences(text):
-        parts = _CLAUSE_BREAK.split(sent)
-        out += [p.strip(" .!") for p in parts if len(re.findall(r"\w+", p)) >= 2]
-    return tuple(out)
-
-
-@lru_cache(maxsize=1 << 14)
-def _openers(question: str) -> dict[str, list[tuple[list[str], bool]]]:
-    """What ``long_answer`` tries at a position, by its first token, in order: the yes/no phrases, then the
-    question's short forms (whole clauses only), each longest first, as the rules index them."""
-    forms, _ = question_forms(question)
-    return {
-        first: [(list(w), False) for _, w in PHRASES_BY_FIRST.get(first, ())]
-        + [(list(f), True) for f, _ in forms.get(first, ())]
-        for first in {*PHRASES_BY_FIRST, *forms}
-    }
-
-
-@lru_cache(maxsize=1 << 15)
-def long_answer(question: str, cleaned: str) -> str:
-    """The reply without its opening yes/no word and short form ("yes , i do . i have 2" -> "i have 2")."""
-    toks = [t for t in tokens(cleaned) if t.strip()]
-    openers = _openers(question)
-    i, moved = 0, True
-    while moved and i < len(toks):
-        moved = False
-        if not re.match(r"\w", toks[i]):
-            i, moved = i + 1, True
-            continue
-        for ph, whole in openers.get(toks[i], ()):
-            end = i + len(ph)
-            # a short form counts only as a whole clause ("i do ." but not "i do have a dog")
-            if toks[i:end] == ph and not (whole and end < len(toks) and re.match(r"\w", toks[end])):
-                i, moved = end, True
-                break
-    return " ".join(toks[i:]).strip(" .,!")
-
-
-@lru_cache(maxsize=1 << 15)
-def evasive(text: str) -> bool:
-    """The whole reply is an evasive or phatic phrase (trailing punctuation and fillers aside)."""
-    words = _WORDS.findall(text.lower())
-    # an evasive phrase, followed by at most two more words ("i don't know really", "ok then")
-    return any(" ".join(words[:m]) in _EVASIVE for m in range(max(1, len(words) - 2), len(words) + 1))
-
-
-QUESTION_WORDS = frozenset(
-    ["do", "does", "did", "are", "is", "was", "were", "have", "has", "can", "will", "would", "you", "your",
-     "u", "what", "where", "who", "which", "how", "when", "why", "any", "some", "ever", "to", "of", "in",
-     "i", "am", "my", "me", "i'm", "im", "be", "been", "too", "also", "really", "so", "very", "just", "that",
-     "it", "not", "don't", "t", "m", "s", "re", "ve", "ll", "d", "the", "a", "an", "and", "or", "but", "on",
-     "at", "for", "with", "mine", "yes", "no", "well", "honestly", "actually", "oh"]
-)  # fmt: skip
-
-
-@lru_cache(maxsize=1 << 16)
-def topic_words(text: str) -> frozenset[str]:
-    """Stems of the content words, without auxiliaries, question words and pronouns."""
-    return frozenset(_stem(w) for w in content_tokens(text) if w not in QUESTION_WORDS)
-
-
-def _stem(word: str) -> str:
-    """A crude stem, enough to match "hating" with "hate" and "retired" with "retire"."""
-    for suffix in ("ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if len(word) > 3 and word.endswith("e") else word
-
-
-def returned_question(question: str, response: str) -> str | None:
-    """A question of the reply that hands the asked one back to the user, else None (content words
-    compared without auxiliaries and pronouns)."""
-    asked = topic_words(question)
-    for sent in _sentences(response):
-        if not sent.rstrip().endswith("?"):
-            continue
-        words = " ".join(_WORDS.findall(sent.lower()))
-        mine = topic_words(sent)
-        if words in RETURNED or (asked and len(asked & mine) / len(asked) >= MIN_OVERLAP):
-            return sent.strip()
-    return None
-
-
-def repeats(question: str, asked: str) -> bool:
-    """A question that repeats the asked one's topic (not just "what about you ?")."""
-    want = topic_words(asked)
-    return bool(want) and len(want & topic_words(question)) / len(want) >= MIN_OVERLAP
-
-
-def supported(text: str, fact: str) -> bool:
-    """Most of the text's content words are the fact's ("i drive a bmw" / "i drive a bmw .", not "i have
-    brown eyes" / "i have blue eyes"): a check on an NLI entailment from a small model."""
-    mine = topic_words(text)
-    return bool(mine) and len(mine & topic_words(fact)) / len(mine) >= SUPPORT
-
-
-_TO_USER = re.compile(r"^(?:(?:oh|so|wow|wait|hmm|ah|ok|okay|really)\W+)*(?:you|your|you're)\b")
-
-
-def gives_fact_to_user(response: str, fact: str) -> str | None:
-    """A sentence that tells or asks the user the agent's own fact ("oh , you speak chinese ?" for "i speak
-    chinese ."): it opens with you/your and repeats most of the fact's content words."""
-    want = topic_words(fact)
-    for sent in _sentences(response):
-        if (
-            _TO_USER.match(sent.lower().strip())
-            and want
-            and len(want & topic_words(sent)) / len(want) >= MIN_OVERLAP
-        ):
-            return sent.strip()
-    return None
-
-
-def user_statements(sample: Sample) -> list[str]:
-    """The user's first-person statements in the history before the question (the user spoke last)."""
-    return list(_user_statements(tuple(sample.history[-1::-2][1:])))
-
-
-@lru_cache(maxsize=1 << 14)
-def _user_statements(users: tuple[str, ...]) -> tuple[str, ...]:
-    """Memoised on the user turns: the samples of one dialogue share most of them."""
-    out: list[str] = []
-    for utt in users:
-        out += [
-            c
-            for c in clauses(utt)
-            if re.match(r"(i|my|i'm|i've|i am)\b", c.lower()) and len(topic_words(c)) >= 2
-        ]
-    return tuple(out)
-
-
-def copied(user: str, clause: str) -> bool:
-    """A reply clause that repeats most of a user sentence's content words."""
-    u = topic_words(user)
-    return len(u) >= 2 and len(u & topic_words(clause)) / len(u) >= COPY_OVERLAP
+OTHER = {"yes": "no", "no": "yes"}
+# A bot that says it is an AI answers from outside its persona: no fact of it is contradicted.
+OUT_OF_PERSONA = re.compile(
+    r"\b(?:as an ai|i'?m an ai|i am an ai|as a language model|ai language model|"
+    r"i'?m (?:just )?a (?:chat)?bot|i am (?:just )?a (?:chat)?bot|as a (?:chat)?bot)\b",
+    re.IGNORECASE,
+)
 
 
 def nli_pairs(item: ScoredItem, sample: Sample) -> list[tuple[str, str]]:
@@ -235,7 +92,10 @@ def decide(item: ScoredItem, sample: Sample, nli: Lookup | None) -> tuple[Catego
     """The item's category and why, given NLI labels by pair (``nli`` is None without a model; it returns
     None for a pair it has no label for)."""
     if _consistent(item):
-        return "consistent", f"score {item.score:g}"
+        found = _intra_by_rules(item, sample) or _question_word_credit(item, sample)
+        return found or ("consistent", f"score {item.score:g}")
+    if OUT_OF_PERSONA.search(item.response.replace("\u2019", "'")):
+        return "uninformative", "out of persona: the bot says it is an AI or a language model"
     look: Lookup = nli or (lambda _p, _h: None)
     no_truth = item.outcome == NO_TRUTH
     found = _intra(item, sample, look) or _role(item, sample, look, no_truth) or _history(item, sample, look)
@@ -243,14 +103,50 @@ def decide(item: ScoredItem, sample: Sample, nli: Lookup | None) -> tuple[Catego
         return found
     if no_truth:
         if nli is None:
-            return "undecided", "no truth to score; contradictions need an NLI model (--nli)"
+            return NOT_JUDGED, "no truth to score; contradictions need an NLI model (--nli)"
         return "consistent", "no truth to score and no contradiction found"
-    return _uninformative(item, sample, look)
+    return _uninformative(item, sample, look, judged=nli is not None)
+
+
+def _yn(item: ScoredItem) -> tuple[str | None, str]:
+    """(the truth's polarity, the long answer) of a Y/N item; (None, "") otherwise."""
+    if item.type != "yn" or item.outcome == NO_TRUTH:
+        return None, ""
+    return truth_polarity(item.truth), long_answer(item.question, item.cleaned)
+
+
+def _intra_by_rules(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
+    """Self-contradictions the rules see: the reply restates the question both ways; a right short
+    answer whose long answer says the opposite or another value; a wrong one whose long answer restates
+    the truth; a WH reply that fills the fact's frame with the truth and with another value ("i'm 22
+    years old . i'm a 12 year old girl")."""
+    truth, long = _yn(item)
+    if item.type == "wh" and item.outcome != NO_TRUTH and keyword_alternatives(item.truth):
+        return _both_values(item, sample)
+    if truth is None or not long:
+        return None
+    said = wv.stated_polarity(item.question, long)
+    if said == "both":
+        return "intra", f"the long answer {long!r} restates the question both ways"
+    if item.outcome in RIGHT_SHORT and said == OTHER[truth]:
+        return "intra", f"right short answer, but the long answer {long!r} says {said!r}"
+    if item.outcome in WRONG_SHORT and said == truth:
+        return "intra", f"wrong short answer, but the long answer {long!r} says {truth!r}"
+    if item.outcome in WRONG_SHORT and wv.restates(long, (sample.fact, sample.nli_premise)):
+        return "intra", f"wrong short answer, but the long answer {long!r} restates the fact"
+    if item.outcome in RIGHT_SHORT:
+        other = wv.yn_wrong_value(item.question, truth, (sample.fact, sample.nli_premise), long)
+        if other:
+            return "intra", f"right short answer, but the long answer {long!r} names {other!r}, not the fact"
+    return None
 
 
 def _intra(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str] | None:
     if item.outcome == "opposite_short_form":
         return "intra", "the yes/no word and a short form disagree"
+    found = _intra_by_rules(item, sample)
+    if found is not None:
+        return found
     long = long_answer(item.question, item.cleaned) if item.type == "yn" else ""
     if item.outcome in RIGHT_SHORT and long and item.nli_label == "contradiction":
         return "intra", f"right short answer, but NLI: {long!r} contradicts the fact"
@@ -289,19 +185,77 @@ def _role(item: ScoredItem, sample: Sample, nli: Lookup, no_truth: bool) -> tupl
 def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str] | None:
     if item.outcome in WRONG_SHORT:
         return "history", f"wrong short answer (truth {item.truth!r})"
+    found = _wrong_value(item, sample)
+    if found:
+        return "history", found
     label = item.nli_label or nli(sample.nli_premise, item.cleaned)
     if label == "contradiction":
         return "history", "NLI: the reply contradicts the fact"
     return None
 
 
-def _uninformative(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str]:
+def _both_values(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
+    values = wv.truth_keys(item.truth)
+    known = frozenset().union(*(wv.keys(f) for f in (sample.fact, sample.nli_premise, item.question)))
+    for fact in dict.fromkeys((sample.fact, sample.nli_premise)):
+        got = wv.frame_values(fact, values, item.cleaned)
+        right = [w for w in got if any(wv.same_value(wv.key(w), v) for v in values)]
+        other = [w for w in got if w not in right and not any(wv.same_value(wv.key(w), k) for k in known)]
+        if right and other:
+            return "intra", f"names both {other[0]!r} and the fact's {item.truth!r} in one frame"
+    number = wv.both_numbers(item.truth, item.cleaned)
+    return ("intra", f"says both {number} and the fact's {item.truth!r}") if number else None
+
+
+def _question_word_credit(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
+    """A WH reply whose only recalled truth keywords are words of the question ("nature documentaries"
+    for "war documentaries" to "what type of documentaries do you watch ?") and that names another value:
+    ``history``, whatever its partial score."""
+    if item.type != "wh" or item.score is None or item.score >= 1:
+        return None
+    recalled = wv.truth_keys(item.truth) & wv.keys(item.cleaned)
+    if not recalled <= wv.keys(item.question):
+        return None
+    why = _wrong_value(item, sample)
+    return ("history", f"{why} (its partial credit is a word of the question)") if why else None
+
+
+def _wrong_value(item: ScoredItem, sample: Sample) -> str:
+    """Why the rules see a wrong value or the wrong polarity in the reply ("" when they do not)."""
+    facts = (sample.fact, sample.nli_premise)
+    truth, long = _yn(item)
+    if wv.restates(long or item.cleaned, facts):
+        return (
+            ""  # the fact in its own words is no other value ("i'm getting married" to "are you married ?")
+        )
+    if truth is not None:
+        text = long or item.cleaned
+        if wv.stated_polarity(item.question, text) == OTHER[truth]:
+            return f"restates the question as {OTHER[truth]!r} (truth {truth!r})"
+        other = wv.yn_wrong_value(item.question, truth, facts, text)
+        return f"names {other!r} where the fact has another value" if other else ""
+    if item.type != "wh" or item.outcome == NO_TRUTH or not keyword_alternatives(item.truth):
+        return ""
+    values = wv.truth_keys(item.truth)
+    known = frozenset().union(*(wv.keys(f) for f in (*facts, item.question)))
+    for fact in dict.fromkeys((*facts, *wv.question_facts(item.question, item.truth))):
+        other = wv.wrong_frame_value(fact, values, item.cleaned, known=known)
+        if other:
+            return f"names {other!r} where the fact has {item.truth!r}"
+    short = wv.short_value(item.question, item.truth, item.cleaned)
+    if short:
+        return f"answers {short!r}, not {item.truth!r}"
+    number = wv.other_number(item.question, item.truth, item.cleaned)
+    return f"says {number}, not {item.truth!r}" if number else ""
+
+
+def _uninformative(item: ScoredItem, sample: Sample, nli: Lookup, judged: bool) -> tuple[Category, str]:
     if item.outcome == "empty" or not re.search(r"\w", item.cleaned):
         return "uninformative", "no statement (empty, or only questions)"
     if evasive(item.cleaned):
         return "uninformative", f"evasive: {item.cleaned!r}"
-    if item.score is None:
-        return "undecided", "only an NLI model could decide (--nli none)"
+    if not judged or item.score is None:
+        return NOT_JUDGED, "no rule finds a contradiction; only an NLI model could place it (--nli none)"
     has_keywords = bool(keyword_alternatives(item.truth))
     label = item.nli_label or nli(sample.nli_premise, item.cleaned) or "not run"
     what = "no truth keyword" if item.type == "wh" and has_keywords else "not entailed by the fact"

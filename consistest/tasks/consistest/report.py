@@ -264,10 +264,15 @@ def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
     lines = format_table(header, rows, fmt)
     if by_trigger:
         lines.append("(trigger columns: % of that trigger's items)")
-    cat_undecided, score_undecided = cats["counts"].get("undecided", 0), summary.get("undecided", 0)
-    if cat_undecided != score_undecided:
+    not_judged, score_undecided = cats["counts"].get("not_judged", 0), summary.get("undecided", 0)
+    if not_judged:
         lines.append(
-            f"(category 'undecided' ({cat_undecided}) counts replies whose category only NLI could tell; "
+            f"{not_judged} item(s) not judged: no rule places them and only an NLI model could (--nli none); "
+            "they are counted in no other category."
+        )
+    if not_judged != score_undecided:
+        lines.append(
+            f"(category 'not_judged' ({not_judged}) counts replies whose category only NLI could tell; "
             f"the score table's undecided ({score_undecided}) counts those whose score only NLI could tell: "
             "a reply the rules cannot score may still be filed, e.g. as uninformative, and a scored one may "
             "lack a category)"

@@ -1,0 +1,211 @@
+"""``nli-pairs``: a contradiction detector without training, the NLI guard applied pairwise.
+
+The last bot turn is checked against each earlier bot turn (``history``) and each persona sentence of the
+bot (``persona``), and, when asked, its sentences against each other (``intra``); with ``unit=sentence``
+every turn is split into sentences first. The dialogue's contradiction score is the largest
+P(contradiction) over its pairs; above ``tau`` the last turn is a contradiction, of the category of that
+pair's source (history and persona -> ``history``, intra -> ``intra``).
+
+``tau`` is picked on labelled dev dialogues (``pick_tau``: the threshold that maximises balanced accuracy,
+the mean of the recall of contradictions and of consistent turns; among equally good thresholds the
+lower median) and stored with the guard's name and weight hash in ``detector.json``, so ``consistest detect``
+reproduces the decisions, and refuses a guard whose weights changed.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from consistest.core.errors import InputError
+from consistest.core.io import read_json
+from consistest.core.records import DialogueExample
+from consistest.metrics.clean import split_sentences
+from consistest.models.base import ProbabilisticNLI
+from consistest.training.detector import DETECTOR_FILE, Prediction
+
+METHOD = "nli-pairs"
+Source = Literal["history", "persona", "intra"]
+SOURCES: tuple[Source, ...] = get_args(Source)
+Unit = Literal["turn", "sentence"]
+UNITS: tuple[Unit, ...] = get_args(Unit)
+CATEGORY: dict[str, str] = {"history": "history", "persona": "history", "intra": "intra"}
+TAU_RULE = "max balanced accuracy on dev (lower median of ties)"
+
+
+@dataclass(frozen=True)
+class PairSettings:
+    """Which pairs the guard reads: their sources and whether turns are split into sentences."""
+
+    sources: tuple[Source, ...] = ("history", "persona")
+    unit: Unit = "sentence"
+
+    def tag(self) -> str:
+        return f"{'+'.join(self.sources)}/{self.unit}"
+
+
+def _parts(text: str, unit: Unit) -> list[str]:
+    parts = split_sentences(text) if unit == "sentence" else [text]
+    return [p.strip() for p in parts if any(c.isalnum() for c in p)] or ([text] if text.strip() else [])
+
+
+def bot_turns(turns: Sequence[str]) -> list[str]:
+    """The earlier turns of the speaker of the last turn (speakers alternate)."""
+    return list(turns[-3::-2][::-1])
+
+
+def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str, str, Source]]:
+    """Every (premise, hypothesis, source) the guard reads for one dialogue."""
+    last = _parts(ex.turns[-1], settings.unit)
+    pairs: list[tuple[str, str, Source]] = []
+    if "history" in settings.sources:
+        pairs += [
+            (p, h, "history") for t in bot_turns(ex.turns) for p in _parts(t, settings.unit) for h in last
+        ]
+    if "persona" in settings.sources:
+        pairs += [(p, h, "persona") for p in ex.persona if p.strip() for h in last]
+    if "intra" in settings.sources:
+        sents = _parts(ex.turns[-1], "sentence")
+        pairs += [(a, b, "intra") for i, a in enumerate(sents) for b in sents[i + 1 :]]
+    return pairs
+
+
+def contradiction_scores(
+    nli: ProbabilisticNLI, examples: Sequence[DialogueExample], settings: PairSettings
+) -> list[dict[str, float]]:
+    """Per dialogue, the largest P(contradiction) of each source (0 where it has none); one batched call."""
+    per = [example_pairs(ex, settings) for ex in examples]
+    flat = list(dict.fromkeys((p, h) for pairs in per for p, h, _ in pairs))
+    probs = (
+        dict(zip(flat, (r["contradiction"] for r in nli.predict_proba(flat)), strict=True)) if flat else {}
+    )
+    out = []
+    for pairs in per:
+        best = dict.fromkeys(settings.sources, 0.0)
+        for p, h, src in pairs:
+            best[src] = max(best[src], probs[(p, h)])
+        out.append(best)
+    return out
+
+
+def decide(item_id: str, scores: dict[str, float], tau: float) -> Prediction:
+    """Contradiction when the largest score exceeds tau, of the category of its source."""
+    src = max(scores, key=scores.__getitem__) if scores else "history"
+    top = scores.get(src, 0.0)
+    category = CATEGORY[src] if top > tau else "none"
+    return Prediction(item_id, category, top if category != "none" else 1.0 - top, top, dict(scores))
+
+
+def pick_tau(scores: Sequence[float], contradiction: Sequence[bool]) -> tuple[float, float]:
+    """(tau, balanced accuracy at tau): the threshold on the largest P(contradiction) that maximises the
+    mean of the two classes' recall on dev; candidates lie halfway between distinct scores; the lower
+    median of the best ones is taken. Needs both classes."""
+    pos = sorted(s for s, c in zip(scores, contradiction, strict=True) if c)
+    neg = sorted(s for s, c in zip(scores, contradiction, strict=True) if not c)
+    if not pos or not neg:
+        raise InputError("picking tau needs dev dialogues of both classes (contradiction and none)")
+    values = sorted(set(scores))
+    cands = [0.0] + [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] + [1.0]
+    from bisect import bisect_right
+
+    def bal(t: float) -> float:
+        tpr = 1 - bisect_right(pos, t) / len(pos)
+        tnr = bisect_right(neg, t) / len(neg)
+        return (tpr + tnr) / 2
+
+    accs = [bal(t) for t in cands]
+    best = max(accs)
+    tied = [t for t, a in zip(cands, accs, strict=True) if a == best]
+    return float(statistics.median_low(tied)), best
+
+
+class PairwiseDetector:
+    """A calibrated ``nli-pairs`` folder: loads its guard, checks it is the one tau was picked with."""
+
+    def __init__(
+        self, directory: str | Path, *, batch_size: int = 64, device: str = "cpu", nli: str | None = None
+    ) -> None:
+        from consistest.models.nli import load_nli, nli_signature
+
+        self.dir = Path(directory)
+        self.info: dict[str, Any] = read_json(self.dir / DETECTOR_FILE)
+        spec = nli or self.info["guard"]
+        guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
+        if not isinstance(guard, ProbabilisticNLI):
+            raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
+        if nli_signature(guard) != self.info["guard_signature"]:
+            raise InputError(
+                f"the guard {nli_signature(guard)} is not the one tau was picked with "
+                f"({self.info['guard_signature']}): calibrate again (train-detector --method nli-pairs)",
+                path=str(spec),
+            )
+        self.guard = guard
+        self.tau = float(self.info["tau"])
+        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"])
+
+    def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
+        scores = contradiction_scores(self.guard, examples, self.settings)
+        return [decide(ex.id, s, self.tau) for ex, s in zip(examples, scores, strict=True)]
+
+
+def calibrate(
+    spec: str,
+    settings: PairSettings,
+    dev: dict[str, Sequence[DialogueExample]],
+    out: Path,
+    *,
+    batch_size: int = 64,
+    device: str = "cpu",
+) -> dict[str, Any]:
+    """Pick tau on the labelled dialogues of the dev sets; the folder's ``detector.json`` content."""
+    from consistest.core.records import content_hash
+    from consistest.core.signature import make_signature
+    from consistest.models.nli import load_nli, nli_signature
+
+    if not set(settings.sources) <= set(SOURCES) or not settings.sources or settings.unit not in UNITS:
+        raise InputError(f"pairs come from {', '.join(SOURCES)}, by turn or sentence", field="pairs")
+    guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
+    if not isinstance(guard, ProbabilisticNLI):
+        raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
+    labelled = [ex for v in dev.values() for ex in v if ex.label is not None]
+    if not labelled:
+        raise InputError("no labelled dev dialogues to pick tau on (--data with a dev split, or --dev)")
+    scores = [max(s.values()) for s in contradiction_scores(guard, labelled, settings)]
+    tau, bal = pick_tau(scores, [ex.label != "none" for ex in labelled])
+    dev_hash = content_hash(sorted((ex.id, ex.label) for ex in labelled))
+    local = Path(spec).expanduser()
+    signature = make_signature(
+        [("task", "cdconv"), ("method", METHOD), ("nli", nli_signature(guard)), ("pairs", settings.tag()),
+         ("tau", f"{tau:.4f}"), ("dev", dev_hash[:12])]
+    )  # fmt: skip
+    return {
+        "method": METHOD,
+        "guard": str(local.resolve()) if local.is_dir() else spec,
+        "guard_signature": nli_signature(guard),
+        "tau": tau,
+        "tau_rule": TAU_RULE,
+        "dev_balanced_accuracy": bal,
+        "sources": list(settings.sources),
+        "unit": settings.unit,
+        "dev": {name: sum(ex.label is not None for ex in v) for name, v in dev.items()},
+        "signature": signature,
+    }
+
+
+def load_detector(
+    directory: str | Path, *, batch_size: int = 64, device: str = "cpu", nli: str | None = None
+):
+    """A trained detector or a calibrated ``nli-pairs`` one, by the method its ``detector.json`` names."""
+    from consistest.training.detector import Detector
+
+    spec = Path(directory) / DETECTOR_FILE
+    if not spec.is_file():
+        raise InputError(
+            f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=str(directory)
+        )
+    if read_json(spec).get("method") == METHOD:
+        return PairwiseDetector(directory, batch_size=batch_size, device=device, nli=nli)
+    return Detector(directory, batch_size=batch_size, device=device)

@@ -1,0 +1,192 @@
+"""nli-pairs (the guard applied pairwise, tau picked on dev), labelled replies to ConsisTest samples as
+detector dialogues, and detector figures with bootstrap intervals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from consistest.cli.main import main
+from consistest.core.errors import InputError
+from consistest.data.decode import make_example, read_decode
+from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
+from consistest.tasks.cdconv.pairwise import PairSettings, decide, example_pairs, pick_tau
+from consistest.tasks.cdconv.report import figures_with_intervals, point_figures
+
+DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"
+
+
+@pytest.mark.parametrize(
+    ("scores", "contradiction", "tau", "balanced"),
+    [
+        ([0.1, 0.2, 0.8, 0.9], [False, False, True, True], 0.5, 1.0),  # one best cut, halfway
+        ([0.1, 0.7, 0.6, 0.9], [False, False, True, True], 0.35, 0.75),  # ties 0.35, 0.8: the lower
+        ([0.3, 0.3, 0.3, 0.3], [False, True, False, True], 0.0, 0.5),  # nothing separates them
+    ],
+)
+def test_pick_tau_by_hand(scores, contradiction, tau, balanced) -> None:
+    assert pick_tau(scores, contradiction) == (pytest.approx(tau), pytest.approx(balanced))
+
+
+def test_pick_tau_needs_both_classes() -> None:
+    with pytest.raises(InputError, match="both classes"):
+        pick_tau([0.2, 0.4], [False, False])
+
+
+def test_pairs_of_a_dialogue() -> None:
+    ex = make_example(
+        ["hi .", "i am a nurse . i love it .", "cool !", "i am a pilot ."], "history", persona=["i ski ."]
+    )
+    pairs = example_pairs(ex, PairSettings(("history", "persona"), "sentence"))
+    assert pairs == [
+        ("i am a nurse .", "i am a pilot .", "history"),
+        ("i love it .", "i am a pilot .", "history"),
+        ("i ski .", "i am a pilot .", "persona"),
+    ]
+    turns = example_pairs(ex, PairSettings(("history",), "turn"))
+    assert turns == [("i am a nurse . i love it .", "i am a pilot .", "history")]
+    two = make_example(["hi .", "i am tall . i am short ."], "intra")
+    assert example_pairs(two, PairSettings(("intra",), "turn")) == [("i am tall .", "i am short .", "intra")]
+
+
+@pytest.mark.parametrize(
+    ("scores", "tau", "category"),
+    [
+        ({"history": 0.3, "persona": 0.9}, 0.5, "history"),
+        ({"history": 0.3, "persona": 0.4}, 0.5, "none"),
+        ({"history": 0.3, "intra": 0.8}, 0.5, "intra"),
+        ({"history": 0.5}, 0.5, "none"),  # above tau, not at it
+    ],
+)
+def test_decide(scores, tau, category) -> None:
+    p = decide("x", scores, tau)
+    assert p.category == category and p.contradiction_probability == max(scores.values())
+
+
+def test_figures_and_intervals_by_hand() -> None:
+    gold = ["none", "none", "history", "intra", "history", "none"]
+    pred = ["none", "history", "history", "none", "role", "none"]
+    f = point_figures(gold, pred)
+    assert f["acc2"] == pytest.approx(100 * 4 / 6) and f["recall_contradiction"] == pytest.approx(100 * 2 / 3)
+    assert f["recall_none"] == pytest.approx(100 * 2 / 3) and f["recall_history"] == 50.0
+    assert f["recall_role"] is None and f["acc4"] == 50.0
+    ci = figures_with_intervals(gold, pred, n_boot=200)
+    assert ci["acc2"]["ci"][0] <= ci["acc2"]["value"] <= ci["acc2"]["ci"][1]
+    assert ci["recall_role"]["ci"] is None and ci["recall_history"]["n"] == 2
+    assert figures_with_intervals(gold, pred, n_boot=200) == ci  # seeded by content
+    together = figures_with_intervals(gold, pred, ["a"] * 3 + ["b"] * 3, n_boot=200)
+    assert together["acc2"]["value"] == ci["acc2"]["value"]
+
+
+# ---------------------------------------------------------------- labelled replies to ConsisTest samples
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list]:
+    from consistest.tasks.consistest.build import BuildConfig, build_dataset
+
+    out = tmp_path_factory.mktemp("demo") / "ds"
+    built = build_dataset(BuildConfig(out=out, demo=True, quiet=True))
+    return built.out, built.samples
+
+
+def _labels(path: Path, samples: list, categories: list[str | None]) -> Path:
+    rows = []
+    for i, (s, cat) in enumerate(zip(samples, categories, strict=False)):
+        reply = s.fact if cat in ("consistent", None) else f"no , i never said {s.fact}"
+        rows.append({"item": f"r{i}", "id": s.id, "model": ["smollm2", "gemma"][i % 2], "response": reply,
+                     "human": int(cat == "consistent"), "category": cat, "note": ""})  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_labelled_replies_become_decode_dialogues(tmp_path: Path, demo) -> None:
+    ds, samples = demo
+    with_history = [s for s in samples if s.distance == 2][:3] + [s for s in samples if s.distance == 0][:2]
+    cats = ["history", "consistent", "uninformative", "role", None]
+    path = _labels(tmp_path / "labels.jsonl", with_history, cats)
+    rows = labelled_dialogues(path, ds)
+    for row, s, cat in zip(rows, with_history, cats, strict=True):
+        assert [t["text"] for t in row["turns"]] == [*s.history, row["turns"][-1]["text"]]
+        assert row["turns"][-1]["agent_id"] == 1 and row["turns"][-2]["agent_id"] == 0  # the bot replies
+        assert [t["agent_id"] for t in row["turns"]][::-1][::2] == [1] * len(row["turns"][::-2])
+        assert row["agents"]["1"]["persona_lines"] == list(s.persona) and row["consistest_category"] == cat
+    assert [r["category"] for r in rows] == ["history", "none", "none", "role", None]
+    assert [r["is_contradiction"] for r in rows] == [True, False, False, True, None]
+    written = tmp_path / "d.jsonl"
+    res = CliRunner().invoke(
+        main, ["detector-dialogues", "--labels", str(path), "--dataset", str(ds), "--out", str(written)]
+    )
+    assert res.exit_code == 0, res.output
+    back = read_decode(written)  # any DECODE reader reads them: persona of the bot, the category
+    direct = read_dialogues(path, ds)
+    assert [e.turns for e in back] == [e.turns for e in direct] and back[0].persona == direct[0].persona
+    assert [e.label for e in direct] == ["history", "none", "none", "role", None]
+    assert [e.origin for e in direct] == ["smollm2", "gemma"] * 2 + ["smollm2"]
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ({"item": "a", "id": "nope", "response": "x", "category": "history"}, "line 1.*'id'"),
+        ({"item": "a", "id": None, "response": 3, "category": "history"}, "'response'"),
+        ({"item": "a", "id": None, "response": "x", "category": "wrong"}, "line 1.*unknown category"),
+    ],
+)
+def test_bad_labels_are_refused(tmp_path: Path, demo, row, message) -> None:
+    ds, samples = demo
+    row = {**row, "id": row["id"] or samples[0].id}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    with pytest.raises(InputError, match=message):
+        labelled_dialogues(path, ds)
+    with pytest.raises(InputError, match="--dataset"):
+        read_dialogues(path)
+
+
+@pytest.mark.slow
+def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, demo) -> None:
+    from tests.tiny_models import tiny_roberta_classifier
+
+    guard = tiny_roberta_classifier(tmp_path / "guard")
+    out = tmp_path / "pairs"
+    args = ["train-detector", "--method", "nli-pairs", "--nli", str(guard), "--data", str(DECODE_STYLE)]
+    res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--out", str(out), "-q"])
+    assert res.exit_code == 0, res.output
+    info = json.loads((out / "detector.json").read_text())
+    assert (
+        info["method"] == "nli-pairs" and 0.0 <= info["tau"] <= 1.0 and info["dev"]["dev:decode_style.jsonl"]
+    )
+    assert (
+        info["guard_signature"].startswith("guard@") and "|method:nli-pairs|nli:guard@" in info["signature"]
+    )
+    ds, samples = demo
+    labels = _labels(tmp_path / "labels.jsonl", samples[:12], ["history", "consistent", "intra"] * 4)
+    res = CliRunner().invoke(
+        main,
+        ["detect", "--detector", str(out), "--data", str(labels), "--dataset", str(ds), "--n-boot", "100"],
+    )
+    assert res.exit_code == 0, res.output
+    assert (
+        "2-class accuracy" in res.output and "recall: contradiction" in res.output and "smollm2" in res.output
+    )
+    no_labels = CliRunner().invoke(main, ["detect", "--detector", str(out), "--data", str(DECODE_STYLE)])
+    assert no_labels.exit_code == 0 and "95% CI" in no_labels.output
+    tiny_roberta_classifier(guard, seed=1)  # other weights in the same folder
+    res = CliRunner().invoke(main, ["detect", "--detector", str(out), "--data", str(DECODE_STYLE)])
+    assert res.exit_code == 2 and "not the one tau was picked with" in res.output
+
+
+def test_nli_pairs_needs_a_guard(tmp_path: Path) -> None:
+    args = [
+        "train-detector",
+        "--method",
+        "nli-pairs",
+        "--data",
+        str(DECODE_STYLE),
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 2 and "--nli" in res.output

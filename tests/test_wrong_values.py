@@ -1,0 +1,171 @@
+"""The rules that find a wrong value or polarity in a reply (tasks/consistest/wrong_values.py):
+hand-computable cases of each, the near misses they must leave alone included."""
+
+from __future__ import annotations
+
+import pytest
+
+from consistest.tasks.consistest.wrong_values import (
+    both_numbers,
+    key,
+    other_number,
+    question_facts,
+    restates,
+    short_value,
+    stated_polarity,
+    wrong_frame_value,
+    yn_wrong_value,
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "expected"),
+    [
+        ("do you own a yacht ?", "i own a yacht , it's a luxury vessel .", "yes"),
+        ("do you own a yacht ?", "i don't own a yacht .", "no"),
+        ("do you own a yacht ?", "i have never owned a yacht .", "no"),
+        ("do you own a yacht ?", "i own a yacht . i don't own a yacht .", "both"),
+        ("do you own a yacht ?", "i wish i owned a yacht .", None),  # hedged: states nothing
+        ("do you own a yacht ?", "i don't know if i own a yacht .", None),
+        ("do you own a yacht ?", "yachts are expensive .", None),  # not first person
+        ("do you own a yacht ?", "i own a boat .", None),  # does not restate the question
+        ("don't you own a yacht ?", "i own a yacht .", None),  # a negative question: no reading
+        ("do you like math ?", "i hate math class .", "no"),  # a dislike-verb negates a like-verb
+        ("do you like nature ?", "i love nature .", "yes"),  # like-verbs are one
+        ("are you vegan ?", "i'm a vegan , i don't eat any animal products .", "yes"),
+        ("do you have kids ?", "i'm spending the day with my kids .", "yes"),
+    ],
+)
+def test_stated_polarity(question, text, expected) -> None:
+    assert stated_polarity(question, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("fact", "values", "text", "expected"),
+    [
+        ("i drive a mercedes .", {"mercedes"}, "i drive a bmw .", "bmw"),
+        ("i drive a mercedes .", {"mercedes"}, "i drive a mercedes benz .", ""),
+        ("i drive a mercedes .", {"mercedes"}, "i like to drive fast .", ""),  # no article: no value slot
+        ("i drive a mercedes .", {"mercedes"}, "i drive to work .", ""),  # a preposition the fact lacks
+        ("i work in a taco shop", {"taco", "shop"}, "i work at a pizza place downtown", "pizza"),
+        ("i have red hair .", {"red"}, "i have blonde hair .", "blonde"),  # read back from the anchor
+        ("my name is ashley .", {"ashley"}, "my name is kim .", "kim"),
+        ("my name is ashley .", {"ashley"}, "my name is ashley .", ""),
+        ("i am 23 years old .", {"23"}, "i'm 32 years old .", "32"),
+        ("i have a doll .", {"doll"}, "i have a dolly .", ""),  # one value's start: the same value
+        ("i teach fourth graders .", {"fourth"}, "i teach 4th grade .", ""),  # ordinals as numbers
+        ("i am a teacher .", {"teacher"}, "i am a nurse .", ""),  # no content word next to the value
+        ("i enjoy american sports .", {"american"}, "i love sports !", ""),  # the fact's own word
+    ],
+)
+def test_wrong_frame_value(fact, values, text, expected) -> None:
+    assert wrong_frame_value(fact, frozenset(key(w) for w in values), text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "fact", "text", "expected"),
+    [
+        ("do you drive a mercedes ?", "yes", "i drive a mercedes .", "i drive a bmw .", "bmw"),
+        ("do you drive a mercedes ?", "no", "i drive a bmw .", "i drive a toyota .", "toyota"),
+        ("do you drive a mercedes ?", "no", "i drive a bmw .", "i drive a bmw .", ""),
+        (
+            "do you drive a nissan ?",
+            "yes",
+            "i drive a nissan pathfinder .",
+            "i drive a nissan altima .",
+            "altima",
+        ),
+        (
+            "do you like pizza ?",
+            "yes",
+            "i like pizza .",
+            "i like sushi .",
+            "",
+        ),  # like-verbs take many objects
+        ("do you like to sing ?", "yes", "i like to look at blocks and sing .", "i like to sing !", ""),
+    ],
+)
+def test_yn_wrong_value(question, truth, fact, text, expected) -> None:
+    assert yn_wrong_value(question, truth, (fact,), text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "text", "expected"),
+    [
+        ("when will you get pigs ?", "spring", "in the fall .", "in the fall"),
+        ("what are you allergic to ?", "water", "peanuts , i carry an epi pen .", "peanuts"),
+        ("when will you get pigs ?", "spring", "in the spring .", ""),
+        ("when will you get pigs ?", "spring", "i don't know .", ""),  # evasive
+        ("when will you get pigs ?", "spring", "i get them soon .", ""),  # a statement, not a bare value
+        ("when will you get pigs ?", "spring", "sounds fun !", ""),  # no value word
+        ("in what year did you win ?", "1992", "back in '92 !", ""),  # a year's last digits
+    ],
+)
+def test_short_value(question, truth, text, expected) -> None:
+    assert short_value(question, truth, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "text", "expected"),
+    [
+        ("how old are you ?", "23", "i'm 32 .", "32"),
+        ("how old are you ?", "23", "i'm 23 .", ""),
+        ("when did you graduate ?", "2011", "in twenty eleven .", ""),
+        ("how do you go to school ?", "bus", "2 buses", ""),  # the truth is no number
+        ("how old were you when you married ?", "20", "i'm 40 .", ""),  # not what was asked
+        ("how old were you when you graduated ?", "9", "i graduated in 2011 .", ""),  # a year, not an age
+        ("how old are you ?", "23", "the previous one was too old .", ""),  # "one" is no number here
+    ],
+)
+def test_other_number(question, truth, text, expected) -> None:
+    assert other_number(question, truth, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("i have short hair", True), ("i have hair", False), ("i have long hair", False)],
+)
+def test_restates(text, expected) -> None:
+    assert restates(text, ("i've short hair .",)) is expected
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [
+        ("dogs", "dog"),
+        ("dog's", "dog"),
+        ("i'm", ""),
+        ("don't", ""),
+        ("loves", "<like>"),
+        ("4th", "4"),
+        ("the", ""),
+    ],
+)
+def test_key(word, expected) -> None:
+    assert key(word) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "expected"),
+    [
+        ("what is your name ?", "kay", ("my name is kay",)),
+        ("What's your favorite band?", "aerosmith | the band", ("my favorite band is aerosmith",)),
+        ("what is the name of your cat ?", "tom", ("my cat's name is tom", "my cat is named tom")),
+        ("where do you live ?", "ohio", ("i live in ohio",)),
+        ("what do you do ?", "teacher", ()),
+    ],
+)
+def test_question_facts(question, truth, expected) -> None:
+    assert question_facts(question, truth) == expected
+
+
+@pytest.mark.parametrize(
+    ("truth", "text", "expected"),
+    [
+        ("12", "i'm 22 years old . i'm a 12-year-old girl .", "22"),
+        ("12", "i'm 12 and i have 2 dogs .", ""),  # another thing counted
+        ("12", "i'm 22 years old .", ""),  # no truth: a wrong value, not a self-contradiction
+    ],
+)
+def test_both_numbers(truth, text, expected) -> None:
+    assert both_numbers(truth, text) == expected
