@@ -12,7 +12,7 @@ import pytest
 from consistest.core.io import atomic_write_json
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import samples_hash, write_samples
-from consistest.metrics.plus import RULES
+from consistest.metrics.plus import DEFAULT_RULES, RULES
 from consistest.tasks.consistest.agree import AgreeConfig, run_agree
 from consistest.tasks.consistest.agree_labels import read_labels
 from tests.helpers import run_cli
@@ -87,7 +87,7 @@ def test_agree_prints_table4_layout(dataset: Path, tmp_path: Path) -> None:
         assert any(line.startswith(name) for line in lines), name
     assert not any(line.startswith("NLI-only") for line in lines)  # needs a model
     assert "plus - paper (paired bootstrap 95% CI, n=5)" in res.output
-    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-2" in lines[-1]
+    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-3" in lines[-1]
 
 
 class Fake:
@@ -104,13 +104,16 @@ def test_plus_agrees_where_paper_does_not(dataset: Path, tmp_path: Path) -> None
     result = run_agree(AgreeConfig(dataset, _labels(tmp_path / "l.jsonl", LABELS), nli=Fake(), n_boot=200,
                                    ablation=True))  # fmt: skip
     rows = result.rows
-    assert rows["Hybrid (plus)"]["mse"] == 0.0 and rows["Hybrid (plus)"]["agreement"] == 1.0
-    assert rows["Hybrid (paper)"]["mse"] > 0.2
+    # plus-3 gets all but the dentist paraphrase (paraphrase credit is opt-in): squared error 1 of 5 items
+    assert rows["Hybrid (plus)"]["mse"] == pytest.approx(0.2) and rows["Hybrid (plus)"]["agreement"] == 0.8
+    assert rows["Hybrid (paper)"]["mse"] > 0.4
     assert rows["NLI-only"]["n"] == 5
     comp = result.comparison
     assert comp["mse"]["delta"] < 0 and comp["agreement"]["delta"] > 0
     abl = result.ablation
-    assert set(abl) == {"paper", "plus", *(f"paper + {r}" for r in RULES), *(f"plus - {r}" for r in RULES)}
+    assert set(abl) == {"paper", "plus", "plus + paraphrase", *(f"paper + {r}" for r in RULES),
+                        *(f"plus - {r}" for r in DEFAULT_RULES)}  # fmt: skip
+    assert abl["plus + paraphrase"]["mse"] == 0.0 and abl["plus"]["mse"] == pytest.approx(0.2)
     for rule, item_gain in (
         ("function-words", 0.25),
         ("paraphrase", 1.0),
@@ -187,7 +190,7 @@ def test_dev_and_test_side_by_side(dataset: Path, tmp_path: Path) -> None:
     assert res.output.count("plus - paper (paired bootstrap") == 2
     sig = res.output.strip().splitlines()[-1]
     assert re.search(
-        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:2\|method:paper,plus-2\|", sig
+        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:2\|method:paper,plus-3\|", sig
     )
     plus = next(line for line in res.output.splitlines() if line.startswith("Hybrid (plus)"))
     assert "[" in plus  # every figure with its interval
@@ -216,7 +219,7 @@ def test_score_method_plus_is_in_the_signature(dataset: Path, tmp_path: Path) ->
     args = ("score", "--dataset", dataset, "--responses", responses, "--nli", "none", "--n-boot", "0")
     res = run_cli(*args, "--method", "plus", "--out", tmp_path / "run", "--format", "json")
     assert res.exit_code == 0, res.output
-    assert "|method:plus-2|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
+    assert "|method:plus-3|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
     rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "scores.jsonl").read_text().splitlines())}
     assert rows["w1"]["score"] == 0.5 and rows["w1"]["outcome"] == "extra_values"
     assert rows["w2"]["score"] == 0.0 and rows["y1"]["outcome"] == "long_part_disagrees"

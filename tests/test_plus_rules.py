@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from consistest.metrics.plus import RULES, final_plus, judge_plus, long_part, method_tag
+from consistest.metrics.evidence import wh_restates
+from consistest.metrics.plus import (
+    DEFAULT_RULES,
+    PLUS_VETO_TAU,
+    RULES,
+    final_plus,
+    judge_plus,
+    long_part,
+    method_tag,
+)
 from consistest.metrics.whvalues import another_value, extra_values, forms_recall, number_like, truth_keywords
 
 
@@ -117,7 +126,7 @@ def test_number_like(word: str, like: bool) -> None:
 SUPPORT = "i drive a nissan pathfinder . i am a dentist , i fix teeth . i am single"
 
 
-def _score(question, truth, qtype, response, labels=(), support="", rules=RULES):
+def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAULT_RULES):
     v = judge_plus(question, truth, qtype, response, support, rules)
     return v, final_plus(v, [labels[a] for a in v.asks] if labels else [None] * len(v.asks))
 
@@ -135,12 +144,14 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
         ("what type of documentaries ?", "war documentaries", "wh", "nature documentaries", {}, 0.0, 0.5),
         # another value: another number in the truth's place -> 0, not the credit of "year"
         ("how often ?", "twice a year", "wh", "about once a year", {}, 0.0, 0.5),
-        # paraphrase: no keyword, but the reply entails the fact -> full credit; else 0
-        ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "entailment"}, 1.0, 0.0),
-        ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "neutral"}, 0.0, 0.0),
+        # paraphrase is opt-in: no keyword, no credit, whatever the guard would say
+        ("what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": "entailment"}, 0.0, 0.0),
         # extras: full recall plus an unsupported listed value -> 0.5
         ("favorite food ?", "pizza", "wh", "pizza , sushi and tacos", {"guard": "neutral"}, 0.5, 1.0),
-        ("favorite food ?", "pizza", "wh", "pizza , sushi and tacos", {"guard": "contradiction"}, 0.0, 0.0),
+        # restated: the truth and extras the cap scored, nothing else -> no veto (the guard sees the extras)
+        ("favorite food ?", "pizza", "wh", "pizza , sushi and tacos", {"guard": "contradiction"}, 0.5, 0.0),
+        # ... but a reply negating the fact keeps it
+        ("do you have pets ?", "a dog", "wh", "i don't have a dog .", {"guard": "contradiction"}, 0.0, 0.0),
         # the paper's own Y/N example and its mirror: yes/no word and long part must agree
         ("do you work at a bar ?", "no", "yn", "yes i work at a school", {}, 0.0, 0.0),
         ("do you love cats ?", "yes", "yn", "yes , i can not stand cats", {}, 0.0, 1.0),
@@ -161,8 +172,13 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=RULES)
         # out of persona: an AI disclaimer is no answer, whatever its polarity
         ("do you have a dog ?", "no", "yn", "As an AI, I don't have a dog.", {"guard": "neutral"}, 0.0, 1.0),
         ("what do you do ?", "nurse", "wh", "I'm just a chatbot, but nurses are great!", {}, 0.0, 1.0),
+        # a bare right yes/no word is full evidence: no veto (the paper asks the guard)
+        ("do you have a dog ?", "yes", "yn", "yes !", {"guard": "contradiction"}, 1.0, 0.0),
         # unchanged where no rule applies
-        ("do you have a dog ?", "yes", "yn", "yes !", {"guard": "neutral"}, 1.0, 1.0),
+        ("are you married ?", "yes", "yn", "yes , i cook with emily", {"guard": "neutral", "long": "neutral"},
+         1.0, 1.0),
+        ("are you married ?", "yes", "yn", "yes , i cook with emily",
+         {"guard": "neutral", "long": "contradiction"}, 0.0, 1.0),
         ("are you married ?", "no", "yn", "i am single", {"decide": "entailment"}, 1.0, 1.0),
         # ... where the paper's NLI missed it: the reply restates the fact
         ("are you married ?", "no", "yn", "i am single", {"decide": "neutral"}, 1.0, 0.0),
@@ -176,11 +192,22 @@ def test_judge_plus_with_labels(question, truth, qtype, response, labels, score,
     assert paper == paper_score
 
 
+@pytest.mark.parametrize(("label", "score"), [("entailment", 1.0), ("neutral", 0.0), ("contradiction", 0.0)])
+def test_paraphrase_credit_when_added(label: str, score: float) -> None:
+    rules = (*DEFAULT_RULES, "paraphrase")
+    assert "paraphrase" in RULES and "paraphrase" not in DEFAULT_RULES
+    got = _score(
+        "what do you do ?", "dentist", "wh", "i fix people's teeth", {"credit": label}, SUPPORT, rules
+    )
+    assert got[1] == score
+
+
 def test_paraphrase_asks_reply_to_fact_direction() -> None:
-    v = judge_plus("what do you do ?", "dentist", "wh", "i fix teeth", "i am a dentist . i fix teeth all day")
+    v = judge_plus("what do you do ?", "dentist", "wh", "i fix teeth", "i am a dentist . i fix teeth all day",
+                   RULES)  # fmt: skip
     assert v.asks == ("credit",)
     assert v.pairs("i am a dentist") == [("i fix teeth", "i am a dentist")]
-    partial = judge_plus("what car ?", "honda civic", "wh", "a honda")
+    partial = judge_plus("what car ?", "honda civic", "wh", "a honda", rules=RULES)
     assert partial.asks == ("guard",) and partial.rule_score == 0.5  # shares a keyword: recall decides
 
 
@@ -195,7 +222,8 @@ def test_paraphrase_asks_reply_to_fact_direction() -> None:
     ],
 )
 def test_paraphrase_credit_only_for_committed_on_topic_replies(response: str, asks_credit: bool) -> None:
-    v = judge_plus("how many kids do you have ?", "three", "wh", response, "i fix teeth . i have three kids")
+    v = judge_plus("how many kids do you have ?", "three", "wh", response, "i fix teeth . i have three kids",
+                   RULES)  # fmt: skip
     assert ("credit" in v.asks) is asks_credit
 
 
@@ -206,8 +234,67 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", RULES, "plus-2"), ("plus", ("extras",), "plus-2[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-2[function-words+yn-long]"), ("plus", (), "plus-2[none]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-3"), ("plus", ("extras",), "plus-3[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-3[function-words+yn-long]"), ("plus", (), "plus-3[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-3"),
+     ("plus", RULES, "plus-3[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag
+
+
+FACT = "i am a musician and hope to make it big some day ."
+
+
+@pytest.mark.parametrize(
+    ("cleaned", "keywords", "fact", "extras", "full"),
+    [
+        ("i was raised on a horse farm . i dream of the city .", ["horse", "farm"],
+         "i was raised on a horse farm", [], True),  # restates the fact in full, says more
+        ("56", ["56"], "i am a 56 year old woman .", [], True),  # the truth alone
+        ("elvis presley .", ["elvis", "presley"], "my favorite singer is elvis presley", [], True),
+        ("green and purple .", ["green"], "my favorite color is green !", ["purple"], True),  # + capped extra
+        ("green and purple .", ["green"], "my favorite color is green !", [], False),  # purple: unaccounted
+        ("i don't have a dog .", ["dog"], "i have a dog .", [], False),  # negates the fact
+        ("i do not live in ohio anymore .", ["ohio"], "i live in ohio", [], False),
+        ("hi kay , nice to meet you !", ["kay"], "i am kay", [], False),  # says the name, restates nothing
+        ("i'm 28 years old . i'm a 56 year old woman .", ["56"], "i am a 56 year old woman .", [], False),
+        ("i'm 28 years old . i'm a 56 year old woman .", ["56"], "i am a 56 year old woman .", ["28"], True),
+    ],
+)  # fmt: skip
+def test_wh_restates(cleaned: str, keywords: list[str], fact: str, extras: list[str], full: bool) -> None:
+    assert wh_restates(cleaned, keywords, fact, extras) is full
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "response", "fact", "asks"),
+    [
+        ("are you a musician ?", "yes", "yes i am .", FACT, ()),  # a bare right short form
+        ("are you a musician ?", "yes", "i am . i am a musician and hope to make it big", FACT, ()),
+        ("are you in a band ?", "yes", "yes , i'm in a band called the owls", "i am in a band .", ()),
+        ("do you have blue hair ?", "no", "no , i have blonde hair and blue eyes",
+         "i have blonde hair and blue eyes .", ()),  # restates the fact: the answer no
+        ("are you married ?", "yes", "yes , i cook with emily", "i am married", ("guard", "long")),  # unread
+        ("what do you play ?", "guitar", "the guitar .", "i play the guitar", ()),
+        ("what do you play ?", "guitar", "i never play the guitar .", "i play the guitar", ("guard",)),
+        ("where do you live ?", "rural farming community", "a small farming town",
+         "i live in a rural farming community", ("guard",)),  # part of the truth: the guard may still veto
+    ],
+)  # fmt: skip
+def test_restated_asks_no_veto(question: str, truth: str, response: str, fact: str, asks: tuple) -> None:
+    qtype = "yn" if truth in ("yes", "no") else "wh"
+    v = judge_plus(question, truth, qtype, response, fact, fact=fact)
+    assert v.asks == asks
+    assert v.veto_tau == (PLUS_VETO_TAU if asks else None)  # the veto-tau rule marks what it reads
+    rules = tuple(r for r in DEFAULT_RULES if r != "restated")
+    without = judge_plus(question, truth, qtype, response, fact, rules, fact)
+    assert "guard" in without.asks  # the rule, not the others, drops the veto
+
+
+def test_veto_tau_is_marked_only_with_the_rule() -> None:
+    rules = tuple(r for r in DEFAULT_RULES if r != "veto-tau")
+    v = judge_plus(
+        "are you married ?", "yes", "yn", "yes , i cook with emily", "i am married", rules, "i am married"
+    )
+    assert v.asks == ("guard", "long") and v.veto_tau is None
+    assert 0.5 < PLUS_VETO_TAU < 1.0

@@ -22,7 +22,12 @@ from consistest.cli.options import dataset_option, n_boot_option, nli_options
 )
 @nli_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-@click.option("--ablation", is_flag=True, help="Also score plus with each rule alone and without each rule.")
+@click.option(
+    "--ablation",
+    is_flag=True,
+    help="Also score the paper's hybrid with each plus rule alone, plus without each of its rules, and plus "
+    "with each opt-in rule (paraphrase) added.",
+)
 @click.option("--batch-size", type=int, default=32, show_default=True, help="NLI batch size.")
 @click.option("--device", default="cpu", show_default=True, help="NLI device (cpu, cuda, auto).")
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")

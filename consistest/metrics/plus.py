@@ -4,10 +4,11 @@ effects can be measured one at a time (``consistest agree --ablation``).
 - ``function-words``, ``question-words``, ``extras``, ``another-value``: WH keywords and values
   (:mod:`.whvalues`); ``word-forms``: a truth keyword counts in another form of the word ("a dog walker"
   for "walk dogs") or inside a compound ("supermodel" for "super model", "motorbike" for "bike").
-- ``paraphrase``: a WH reply that recalls no keyword gets full credit when the NLI guard says the reply
-  entails the fact, unless it is evasive, shares no content word with question, truth or fact, or states
-  another value (another number than the truth's, a value in the truth's place); replies sharing a keyword
-  are left to recall ("a honda" for honda civic).
+- ``paraphrase`` (opt-in since plus-3: on the dev labels it credited wrong replies and no right one): a WH
+  reply that recalls no keyword gets full credit when the NLI guard says the reply entails the fact, unless
+  it is evasive, shares no content word with question, truth or fact, or states another value (another
+  number than the truth's, a value in the truth's place); replies sharing a keyword are left to recall ("a
+  honda" for honda civic).
 - ``yn-proposition``: a Y/N reply without a yes/no word or short form is read against the fact and the
   question's proposition (:mod:`.yesno`): "i own a yacht" answers yes to "do you own a yacht ?"; NLI
   decides only what the rules cannot read.
@@ -15,6 +16,10 @@ effects can be measured one at a time (``consistest agree --ablation``).
   must agree with the yes/no word ("yes . i drive a bmw" to "do you drive a mercedes ?" -> 0); then it is
   checked against the fact by NLI (contradiction -> 0).
 - ``out-of-persona``: a reply in which the bot says it is an AI or a chatbot scores 0.
+- ``restated``: no guard veto where the rules found full evidence (:mod:`.evidence`): a WH reply restating
+  the fact or saying nothing but the truth, a right yes/no word whose long part is empty or restates.
+- ``veto-tau``: the guard's veto (the ``guard`` and ``long`` asks) is P(contradiction) > PLUS_VETO_TAU, read
+  from an NLI that gives probabilities (the caller reads it; an NLI without them vetoes by its own label).
 
 Pure functions over strings; the NLI labels come in through :func:`final_plus`.
 """
@@ -23,9 +28,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
+from consistest.metrics.evidence import wh_restates, yn_restates
 from consistest.metrics.rules import (
     FILLERS,
     Need,
@@ -39,20 +45,32 @@ from consistest.metrics.whvalues import another_value, extra_values, forms_recal
 from consistest.metrics.words import FUNCTION_WORDS, OUT_OF_PERSONA, evasive
 from consistest.metrics.yesno import read_reply
 
-__all__ = ["FUNCTION_WORDS", "PLUS_VERSION", "RULES", "final_plus", "judge_plus", "method_tag"]
+__all__ = [
+    "DEFAULT_RULES", "FUNCTION_WORDS", "PLUS_VERSION", "PLUS_VETO_TAU", "RULES", "VETO_ASKS", "final_plus",
+    "judge_plus", "method_tag",
+]  # fmt: skip
 
-PLUS_VERSION = 2  # 2: yn-proposition, question-words, another-value; yn-long, paraphrase, extras rewritten
+# 2: yn-proposition, question-words, another-value; yn-long, paraphrase, extras rewritten
+# 3: restated and veto-tau; paraphrase opt-in (not in DEFAULT_RULES)
+PLUS_VERSION = 3
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
-               "yn-proposition", "yn-long", "out-of-persona"]  # fmt: skip
-RULES: tuple[Rule, ...] = get_args(Rule)
+               "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
+RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
+OPT_IN: tuple[Rule, ...] = ("paraphrase",)  # available, not in the default set
+DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if r not in OPT_IN)
 EXTRAS_CAP = 0.5
+# The guard vetoes a reply when P(contradiction) > this (the veto-tau rule). Chosen on the dev labels only
+# (tests/data/heldout/dev.jsonl and tests/data/agree_dev.jsonl, guard-v3): the lowest of 0.1, 0.2, ... 0.9,
+# 0.95, 0.99 at which both files' MSE is at its lowest; every lower one vetoed right replies.
+PLUS_VETO_TAU = 0.99
 
 
-def method_tag(method: str, rules: Sequence[Rule] = RULES) -> str:
-    """The signature's ``method:`` value: ``paper``, ``plus-2``, or ``plus-2[rule+rule]`` for a subset."""
+def method_tag(method: str, rules: Sequence[Rule] = DEFAULT_RULES) -> str:
+    """The signature's ``method:`` value: ``paper``, ``plus-3`` (the default rules), or ``plus-3[rule+rule]``
+    for another set."""
     if method == "paper":
         return "paper"
-    if tuple(sorted(rules)) == tuple(sorted(RULES)):
+    if tuple(sorted(rules)) == tuple(sorted(DEFAULT_RULES)):
         return f"plus-{PLUS_VERSION}"
     return f"plus-{PLUS_VERSION}[{'+'.join(r for r in RULES if r in rules) or 'none'}]"
 
@@ -75,6 +93,7 @@ def long_part(cleaned: str) -> str:
 
 
 Ask = Literal["guard", "decide", "credit", "long"]
+VETO_ASKS: frozenset[Ask] = frozenset({"guard", "long"})  # a contradiction on these gives 0
 
 
 @dataclass(frozen=True)
@@ -90,6 +109,7 @@ class PlusVerdict:
     asks: tuple[Ask, ...] = ()
     long_part: str = ""
     capped: bool = False  # the extras rule applies: at most EXTRAS_CAP
+    veto_tau: float | None = None  # veto-tau: the caller labels VETO_ASKS by P(c) > veto_tau where it can
 
     def pairs(self, premise: str) -> list[tuple[str, str]]:
         """The (premise, hypothesis) pair of each ask, in order."""
@@ -98,42 +118,56 @@ class PlusVerdict:
 
 
 def judge_plus(
-    question: str, truth: str, qtype: str, response: str, support: str = "", rules: Sequence[Rule] = RULES,
-    fact: str = "",
+    question: str, truth: str, qtype: str, response: str, support: str = "",
+    rules: Sequence[Rule] = DEFAULT_RULES, fact: str = "",
 ) -> PlusVerdict:  # fmt: skip
     """Score one response with the paper's rules changed by ``rules``; ``support`` is the fact and the
-    persona (what extra values may be taken from), ``fact`` what the bot said (read by the Y/N rules)."""
+    persona (what extra values may be taken from), ``fact`` what the bot said (read by the Y/N rules and
+    by ``restated``)."""
+    v = _judge(question, truth, qtype, response, support, rules, fact)
+    if "veto-tau" in rules and VETO_ASKS & set(v.asks):
+        return replace(v, veto_tau=PLUS_VETO_TAU)
+    return v
+
+
+def _judge(
+    question: str, truth: str, qtype: str, response: str, support: str, rules: Sequence[Rule], fact: str
+) -> PlusVerdict:
     v = judge(question, truth, qtype, response)
     if "out-of-persona" in rules and OUT_OF_PERSONA.search(response.replace("\u2019", "'")):
         return PlusVerdict("out_of_persona", 0.0, v.cleaned)
     paper: tuple[Ask, ...] = () if v.need is Need.NONE else (v.need.value,)  # type: ignore[assignment]
     if v.outcome.value == "keyword_recall":
-        return _judge_wh(question, truth, v.cleaned, support, rules)
+        return _judge_wh(question, truth, v.cleaned, support, rules, fact or support)
     if (
         v.outcome.value == "nli_only"
         and qtype == "wh"
         and "function-words" in rules
         and truth_keywords(truth, True)
-    ):
-        return _judge_wh(question, truth, v.cleaned, support, rules)  # "i did not pick up my toys": pick, toy
+    ):  # "i did not pick up my toys": pick, toy
+        return _judge_wh(question, truth, v.cleaned, support, rules, fact or support)
     polarity = truth_polarity(truth) if qtype == "yn" else None
     if polarity is not None and "yn-proposition" in rules and v.outcome.value == "no_short_form":
         reading = read_reply(question, polarity, fact or support, v.cleaned)  # type: ignore[arg-type]
         score = reading.score(polarity)  # type: ignore[arg-type]
         if score is not None:
             return PlusVerdict(reading.outcome, score, v.cleaned)
-    if polarity is not None and "yn-long" in rules and v.need is Need.GUARD:
+    if polarity is not None and v.need is Need.GUARD and {"yn-long", "restated"} & set(rules):
         rest = long_part(v.cleaned)
-        if rest:
-            reading = read_reply(question, polarity, fact or support, rest, standalone=False)  # type: ignore[arg-type]
-            if reading.score(polarity) == 0.0:  # type: ignore[arg-type]
-                return PlusVerdict("long_part_disagrees", 0.0, v.cleaned)
-        if re.search(r"[^\W\d_]{2}", rest) and set(content_tokens(rest)) - FUNCTION_WORDS:
+        said = bool(re.search(r"[^\W\d_]{2}", rest) and set(content_tokens(rest)) - FUNCTION_WORDS)
+        reading = read_reply(question, polarity, fact or support, rest, standalone=False) if rest else None  # type: ignore[arg-type]
+        if "yn-long" in rules and reading is not None and reading.score(polarity) == 0.0:  # type: ignore[arg-type]
+            return PlusVerdict("long_part_disagrees", 0.0, v.cleaned)
+        if "restated" in rules and v.rule_score == 1.0 and yn_restates(reading if said else None, polarity):  # type: ignore[arg-type]
+            return PlusVerdict(v.outcome.value, v.rule_score, v.cleaned)  # full evidence: no veto
+        if "yn-long" in rules and said:
             return PlusVerdict(v.outcome.value, v.rule_score, v.cleaned, ("guard", "long"), long_part=rest)
     return PlusVerdict(v.outcome.value, v.rule_score, v.cleaned, paper)
 
 
-def _judge_wh(question: str, truth: str, cleaned: str, support: str, rules: Sequence[Rule]) -> PlusVerdict:
+def _judge_wh(
+    question: str, truth: str, cleaned: str, support: str, rules: Sequence[Rule], fact: str
+) -> PlusVerdict:
     """Keyword recall with the WH rules of ``rules``; the guard and the paraphrase credit as NLI asks."""
     alts = truth_keywords(truth, "function-words" in rules, question if "question-words" in rules else "")
     have = content_tokens(cleaned)
@@ -142,10 +176,12 @@ def _judge_wh(question: str, truth: str, cleaned: str, support: str, rules: Sequ
     best = alts[recall.index(score)]
     if "another-value" in rules and score < 1 and another_value(cleaned, truth):
         return PlusVerdict("another_value", 0.0, cleaned)
-    asks: tuple[Ask, ...] = ("guard",) if score > 0 else ()
+    extras = extra_values(cleaned, best, support) if "extras" in rules and score > 0 else []
+    full = "restated" in rules and score == 1 and wh_restates(cleaned, best, fact, extras)
+    asks: tuple[Ask, ...] = ("guard",) if score > 0 and not full else ()
     if "paraphrase" in rules and score == 0 and _may_paraphrase(question, truth, cleaned, support):
         asks += ("credit",)
-    capped = "extras" in rules and score > 0 and bool(extra_values(cleaned, best, support))
+    capped = bool(extras)
     return PlusVerdict("extra_values" if capped else "keyword_recall", score, cleaned, asks, capped=capped)
 
 

@@ -91,7 +91,7 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     prop = proposition(question)
     share = (0.0, 0.0) if standalone else LONG_SHARE
     on_q = [clause_reading(question_keys(prop), c, *share) for c in parts] if prop is not None else []
-    on_fact = [_fact_reading(fact, c) for c in parts]
+    on_fact = [fact_reading(fact, c) for c in parts]
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
         got = _combine([r.stance for r in readings if r is not None and r.full is full])
@@ -115,7 +115,7 @@ def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:
     return Reading(outcome, "yes" if stance == "yes" else "no")
 
 
-def _fact_reading(fact: str, clause: str) -> ClauseReading | None:
+def fact_reading(fact: str, clause: str) -> ClauseReading | None:
     """The clause's strongest reading against any statement of the fact: full before partial, then yes
     before no before another value. One shared word is partial evidence however short the fact ("i prefer
     red to yellow" to the fact "my favorite color is yellow")."""

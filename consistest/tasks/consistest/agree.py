@@ -7,7 +7,8 @@ fact), the paper's hybrid and the improved one; each file gets a table of each s
 Y/N beside the human mean, its MSE against the human labels, exact agreement, Cohen's kappa on Y/N and the
 share of Y/N replies without a yes/no word or short form it decides right, each with a 95% bootstrap
 interval over QAs; ``plus - paper`` differences are paired bootstrap intervals; ``ablation`` adds one row
-per plus rule switched on alone and off alone; a ``model`` field in the labels adds rows per model.
+per plus rule switched on alone and off alone (an opt-in rule: added to plus); a ``model`` field in the
+labels adds rows per model.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from consistest.metrics.agreement import (
     token_f1,
 )
 from consistest.metrics.clean import clean_response
-from consistest.metrics.plus import RULES, Rule, method_tag
+from consistest.metrics.plus import DEFAULT_RULES, RULES, Rule, method_tag
 from consistest.metrics.rules import RULES_VERSION, Outcome, judge
-from consistest.models.base import NLI
+from consistest.models.base import NLI, ProbabilisticNLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.agree_labels import (
     HumanLabel,
@@ -75,6 +76,24 @@ class CachedNLI:
         todo = list(dict.fromkeys(p for p in pairs if p not in self.cache))
         self.cache.update(zip(todo, self.inner.predict(todo) if todo else [], strict=True))
         return [self.cache[p] for p in pairs]
+
+
+class CachedProbabilisticNLI(CachedNLI):
+    """:class:`CachedNLI` for a model that gives probabilities; caches them too (plus's veto reads them)."""
+
+    def __init__(self, nli: ProbabilisticNLI) -> None:
+        super().__init__(nli)
+        self.proba: dict[tuple[str, str], dict[str, float]] = {}
+
+    def predict_proba(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
+        todo = list(dict.fromkeys(p for p in pairs if p not in self.proba))
+        self.proba.update(zip(todo, self.inner.predict_proba(todo) if todo else [], strict=True))  # type: ignore[attr-defined]
+        return [self.proba[p] for p in pairs]
+
+
+def cached(nli: NLI) -> CachedNLI:
+    """The caching wrapper that keeps the model's declared capabilities."""
+    return CachedProbabilisticNLI(nli) if isinstance(nli, ProbabilisticNLI) else CachedNLI(nli)
 
 
 @dataclass
@@ -155,8 +174,8 @@ def _nli(cfg: AgreeConfig) -> NLI | None:
     if isinstance(cfg.nli, str):
         model = nli_from_option(cfg.nli, cfg.nli_labels, batch_size=cfg.batch_size, device=cfg.device,
                                 quiet=cfg.quiet)  # fmt: skip
-        return None if model is None else CachedNLI(model)
-    return CachedNLI(cfg.nli)
+        return None if model is None else cached(model)
+    return cached(cfg.nli)
 
 
 def _run_split(
@@ -258,11 +277,13 @@ def method_scores(
 def ablation_scores(
     samples: Sequence[Sample], labels: Sequence[HumanLabel], nli: NLI | None, scores: dict[str, Any]
 ) -> dict[str, list[float | None]]:
-    """The paper's hybrid with each plus rule alone, and plus without each rule."""
+    """The paper's hybrid with each plus rule alone, plus without each of its rules, and plus with each
+    opt-in rule (``paraphrase``) added."""
     replies = [lab.response for lab in labels]
     out: dict[str, list[float | None]] = {"paper": scores["Hybrid (paper)"]}
     variants: list[tuple[str, tuple[Rule, ...]]] = [(f"paper + {r}", (r,)) for r in RULES]
-    variants += [(f"plus - {r}", tuple(x for x in RULES if x != r)) for r in RULES]
+    variants += [(f"plus - {r}", tuple(x for x in DEFAULT_RULES if x != r)) for r in DEFAULT_RULES]
+    variants += [(f"plus + {r}", (*DEFAULT_RULES, r)) for r in RULES if r not in DEFAULT_RULES]
     for name, rules in variants:
         out[name] = [j.score for j in judge_replies(samples, replies, nli, method="plus", rules=rules)]
     out["plus"] = scores["Hybrid (plus)"]
