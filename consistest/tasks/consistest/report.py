@@ -91,8 +91,10 @@ def summarize(
     seed: int = 0,
     n_boot: int = N_BOOT,
     extra: Mapping[str, Any] | None = None,
+    curve: bool | None = None,
 ) -> dict[str, Any]:
-    """The summary.json object."""
+    """The summary.json object; ``curve`` (None: when the run has more than two distances) adds the
+    consistency-against-distance curve (:func:`distance_curve`)."""
     figures = {}
     for key, label, pred in figure_groups(rows):
         sub = [r for r in rows if pred(r)]
@@ -112,8 +114,46 @@ def summarize(
         "categories": category_summary(rows),
         "table7": table7(rows),
         "bootstrap": {"seed": seed, "n_boot": n_boot, "level": 0.95, "resample": "qa_id"},
+        **({"curve": distance_curve(rows, seed=seed, n_boot=n_boot)} if _curved(rows, curve) else {}),
         **dict(extra or {}),
     }
+
+
+def _curved(rows: Sequence[Row], asked: bool | None) -> bool:
+    """By default a curve is reported for runs with more than two distances (for the paper's two, the
+    distance rows of the table hold it); asked for, whenever there are two or more."""
+    n = len({r.distance for r in rows})
+    return n > 1 if asked else n > 2 and asked is None
+
+
+def curve_groups() -> list[tuple[str, str, Callable[[Row], bool]]]:
+    """Overall, then the paper's Table 5 groups (Persona/History x WH/Y/N)."""
+    groups: list[tuple[str, str, Callable[[Row], bool]]] = [("overall", "Overall", lambda r: True)]
+    for src_key, src_label, srcs in TABLE5:
+        for t, tl in TYPE_LABELS.items():
+            groups.append((f"{src_key}_{t}", f"{src_label} {tl}",
+                           lambda r, s=srcs, t=t: r.source in s and r.type == t))  # fmt: skip
+    return groups
+
+
+def distance_curve(rows: Sequence[Row], *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, Any]:
+    """``{"distances": [...], "groups": {key: {"label", "all": [figure...], "paired": [figure...]}}}``, one
+    figure (mean, 95% interval over QAs, counts) per distance; groups without items are left out."""
+    distances = sorted({r.distance for r in rows})
+    paired = paired_qa_ids(rows)
+    groups: dict[str, Any] = {}
+    for key, label, pred in curve_groups():
+        sub = [r for r in rows if pred(r)]
+        if not sub:
+            continue
+        entry: dict[str, Any] = {"label": label, "all": [], "paired": []}
+        for d in distances:
+            at = [r for r in sub if r.distance == d]
+            entry["all"].append(figure(at, seed=seed, name=f"curve:{key}:d{d}", n_boot=n_boot))
+            both = [r for r in at if r.qa_id in paired]
+            entry["paired"].append(figure(both, seed=seed, name=f"curve:{key}:paired:d{d}", n_boot=n_boot))
+        groups[key] = entry
+    return {"distances": distances, "groups": groups, "paired_qas": len(paired)}
 
 
 WRONG_SHORT_ANSWER = frozenset({"wrong_yes_no", "wrong_short_form", "opposite_short_form"})
@@ -192,10 +232,34 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
     if summary.get("bootstrap", {}).get("resample") == "qa_id" and summary.get("bootstrap", {}).get("n_boot"):
         note.append("95% CI: percentile bootstrap over QAs (a QA's distances and variants drawn together).")
     lines = format_table(HEADER, rows, fmt)
-    extra = category_lines(summary, fmt)
+    extra = curve_lines(summary, fmt) + category_lines(summary, fmt)
     if fmt == "markdown":
         return "\n".join(lines + [""] + extra + note + [f"`{summary['signature']}`"])
     return "\n".join(lines + [""] + extra + note + [summary["signature"]])
+
+
+def curve_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
+    """The distance curve as two tables (all items; paired subset): groups by distance, mean [95% CI]."""
+    c = summary.get("curve")
+    if not c:
+        return []
+    header = ["by distance", *[f"d={d}" for d in c["distances"]]]
+    lines: list[str] = []
+    for part, title in (
+        ("all", "all items"),
+        ("paired", f"paired subset: {c['paired_qas']} QAs at every distance"),
+    ):
+        rows = []
+        for g in c["groups"].values():
+            cells = [f"{pct(f['mean'])} [{pct(f['ci'][0])}, {pct(f['ci'][1])}]" if f["ci"] else pct(f["mean"])
+                     for f in g[part]]  # fmt: skip
+            rows.append([g["label"], *cells])
+        lines += [
+            f"consistency against distance, {title} (score [95% CI])",
+            *format_table(header, rows, fmt),
+            "",
+        ]
+    return lines
 
 
 def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
