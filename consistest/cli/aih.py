@@ -56,7 +56,14 @@ BOT_HELP = (
 @click.option("--chat-template", is_flag=True, help="Render HF bots with their chat template.")
 @click.option("--concurrency", type=int, default=None, help="Requests in flight, for endpoint bots.")
 @click.option("--api-base", default=None, help="OpenAI-compatible endpoint URL for openai: bots.")
-@click.option("--inquirer", type=click.Choice(["rules", "neural"]), default="rules", show_default=True)
+@click.option(
+    "--inquirer",
+    type=click.Choice(["rules", "neural", "statements"]),
+    default="rules",
+    show_default=True,
+    help="rules/neural: questions about entities (the paper's); statements: entities first, else any "
+    "first-person statement (a yes/no question, a WH rule, or 'what do you love?').",
+)
 @click.option(
     "--inquiry-delay",
     default="0",

@@ -16,7 +16,7 @@ from consistest.models.nli import DEFAULT_NLI
 from consistest.models.questions import DEFAULT_ANSWER_AWARE_QG
 from consistest.models.registry import ModelSpec, parse_model_spec
 
-InquirerKind = Literal["rules", "neural"]
+InquirerKind = Literal["rules", "neural", "statements"]
 OpenerKind = Literal["hello", "dialogues"]
 INQUIRERS: tuple[InquirerKind, ...] = get_args(InquirerKind)
 OPENERS: tuple[OpenerKind, ...] = get_args(OpenerKind)
