@@ -77,6 +77,7 @@ MORE_JOBS = frozenset(
 )
 MILITARY = frozenset(["army", "navy", "air force", "marines", "marine corps", "coast guard", "military"])
 GENDERS = frozenset(["man", "woman", "male", "female", "guy", "girl", "boy", "lady", "gentleman"])
+_DEICTIC = frozenset(["this", "that", "these", "those", "here", "there"])  # "this country": no answer
 MARITAL = frozenset(["married", "single", "divorced", "widowed", "engaged", "separated"])
 _NUMBER = r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _ART = r"(?:an? |the )?"
@@ -346,7 +347,7 @@ def rule_moved(toks: Sequence[Tok]) -> list[Question]:
     m = re.match(
         rf"^i (?:recently |just )?moved (?:here |over )?(?:to {_ART}{place})?(?: ?from {_ART}{place})?$", text
     )
-    if not m or not (m.group(1) or m.group(2)):
+    if not m or not (m.group(1) or m.group(2)) or any(g and g.split()[0] in _DEICTIC for g in m.groups()):
         return []
     out = [Question("where did you move to?", m.group(1), "wh.moved")] if m.group(1) else []
     return out + ([Question("where did you move from?", m.group(2), "wh.moved")] if m.group(2) else [])
