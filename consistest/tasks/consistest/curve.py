@@ -16,6 +16,11 @@ from consistest.core.errors import EnvironmentFault
 CURVE_FILE = "curve.png"
 
 
+def model_label(name: str) -> str:
+    """A model's name for a plot: a local folder by its last part (no machine paths in figures)."""
+    return Path(name).name if Path(name).is_dir() else name
+
+
 def _pyplot() -> Any:
     try:
         import matplotlib

@@ -92,14 +92,14 @@ def _plot_curve(cfg: ScoreConfig, summary: Mapping[str, Any]) -> None:
     """RUNDIR/curve.png when the summary has a curve (unless --no-plot); without matplotlib only a warning,
     unless --plot asked for it."""
     from consistest.core import log
-    from consistest.tasks.consistest.curve import CURVE_FILE, plot_available, plot_curves
+    from consistest.tasks.consistest.curve import CURVE_FILE, model_label, plot_available, plot_curves
 
     if "curve" not in summary or cfg.plot is False or cfg.out is None:
         return
     if cfg.plot is None and not plot_available():
         log.warning("the distance curve is in summary.json; install matplotlib to draw curve.png")
         return
-    name = cfg.respond.model.name if cfg.respond is not None else "responses"
+    name = model_label(cfg.respond.model.name) if cfg.respond is not None else "responses"
     plot_curves(
         [(name, summary["curve"])], cfg.out / CURVE_FILE, title=f"{name}: consistency against distance"
     )
