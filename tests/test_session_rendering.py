@@ -93,6 +93,8 @@ def test_distance_curve_means_and_paired_subset() -> None:
     assert [f["mean"] for f in c["groups"]["persona_yn"]["paired"]] == [1.0, 1 / 2]  # c has no d=8
     assert [f["n"] for f in c["groups"]["history_wh"]["all"]] == [1, 1]
     assert "persona_wh" not in c["groups"] and c["groups"]["overall"]["all"][0]["ci"] is not None
+    change = c["groups"]["persona_yn"]["change"]  # a: 1 -> 0, b: 1 -> 1 (c has no d=8)
+    assert (change["from"], change["to"], change["n"], change["delta"]) == (0, 8, 2, -0.5)
 
 
 def test_summary_has_a_curve_from_three_distances() -> None:

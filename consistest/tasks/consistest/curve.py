@@ -53,7 +53,12 @@ def plot_curves(curves: Sequence[tuple[str, Mapping[str, Any]]], path: Path, tit
             if key not in c["groups"]:
                 continue
             g = c["groups"][key]
-            ax.set_title(g["label"], fontsize=10)
+            ch = g.get("change") or {}
+            note = ""
+            if len(curves) == 1 and ch.get("delta") is not None and ch.get("p") is not None:
+                delta = f"{100 * ch['delta']:+.1f} (p={ch['p']:.2f}, n={ch['n']})"
+                note = f"\nd={ch['to']} - d={ch['from']}: {delta}"
+            ax.set_title(g["label"] + note, fontsize=9)
             for part, style in (("all", "-"), ("paired", "--")):
                 _line(ax, c["distances"], g[part], style, colors[k % len(colors)],
                       f"{label} ({part})" if len(curves) > 1 or part == "paired" else label)  # fmt: skip

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
-from consistest.core.stats import N_BOOT, bootstrap_ci
+from consistest.core.stats import N_BOOT, bootstrap_ci, paired_bootstrap
 from consistest.core.table import format_table
 from consistest.metrics.rules import truth_polarity
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
@@ -152,8 +152,28 @@ def distance_curve(rows: Sequence[Row], *, seed: int = 0, n_boot: int = N_BOOT) 
             entry["all"].append(figure(at, seed=seed, name=f"curve:{key}:d{d}", n_boot=n_boot))
             both = [r for r in at if r.qa_id in paired]
             entry["paired"].append(figure(both, seed=seed, name=f"curve:{key}:paired:d{d}", n_boot=n_boot))
+        entry["change"] = curve_change(sub, distances, seed=seed, name=f"curve:{key}", n_boot=n_boot)
         groups[key] = entry
     return {"distances": distances, "groups": groups, "paired_qas": len(paired)}
+
+
+def curve_change(
+    rows: Sequence[Row], distances: Sequence[int], *, seed: int, name: str, n_boot: int
+) -> dict[str, Any]:
+    """The score at the longest distance minus the score at the shortest, over the QAs decided at both
+    (paired bootstrap over QAs: interval and two-sided p)."""
+    first, last = distances[0], distances[-1]
+    by: dict[str, dict[int, float]] = {}
+    for r in rows:
+        if r.score is not None and r.distance in (first, last):
+            by.setdefault(r.qa_id, {})[r.distance] = float(r.score)
+    qas = sorted(q for q, v in by.items() if len(v) == 2 or first == last)
+    a, b = [by[q][first] for q in qas], [by[q][last] for q in qas]
+    return {
+        "from": first,
+        "to": last,
+        **paired_bootstrap(a, b, seed=seed, name=name, n_boot=n_boot, clusters=qas),
+    }
 
 
 WRONG_SHORT_ANSWER = frozenset({"wrong_yes_no", "wrong_short_form", "opposite_short_form"})
@@ -253,13 +273,24 @@ def curve_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
         for g in c["groups"].values():
             cells = [f"{pct(f['mean'])} [{pct(f['ci'][0])}, {pct(f['ci'][1])}]" if f["ci"] else pct(f["mean"])
                      for f in g[part]]  # fmt: skip
-            rows.append([g["label"], *cells])
+            rows.append([g["label"], *cells, *([_change(g.get("change"))] if part == "paired" else [])])
+        if part == "paired":
+            header = [*header, f"d={c['distances'][-1]} - d={c['distances'][0]} (p)"]
         lines += [
             f"consistency against distance, {title} (score [95% CI])",
             *format_table(header, rows, fmt),
             "",
         ]
     return lines
+
+
+def _change(ch: Mapping[str, Any] | None) -> str:
+    """``-8.1 [-17.0, +0.6] p=0.07 (n=80)``: the paired change from the first to the last distance."""
+    if not ch or ch.get("delta") is None:
+        return "-"
+    ci = f" [{100 * ch['ci_low']:+.1f}, {100 * ch['ci_high']:+.1f}]" if ch.get("ci_low") is not None else ""
+    p = f" p={ch['p']:.3f}" if ch.get("p") is not None else ""
+    return f"{100 * ch['delta']:+.1f}{ci}{p} (n={ch['n']})"
 
 
 def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
