@@ -56,7 +56,21 @@ BOT_HELP = (
 @click.option("--chat-template", is_flag=True, help="Render HF bots with their chat template.")
 @click.option("--concurrency", type=int, default=None, help="Requests in flight, for endpoint bots.")
 @click.option("--api-base", default=None, help="OpenAI-compatible endpoint URL for openai: bots.")
-@click.option("--inquirer", type=click.Choice(["rules", "neural"]), default="rules", show_default=True)
+@click.option(
+    "--inquirer",
+    type=click.Choice(["rules", "neural", "statements"]),
+    default="rules",
+    show_default=True,
+    help="rules/neural: questions about entities (the paper's); statements: entities first, else any "
+    "first-person statement (a yes/no question, a WH rule, or 'what do you love?').",
+)
+@click.option(
+    "--inquiry-delay",
+    default="0",
+    show_default=True,
+    help="Ask about each utterance d bot turns later (comma-separated: 0,2,6 asks each question three "
+    "times, right after the utterance and after the bot's 2nd and 6th next replies; always a side query).",
+)
 @click.option(
     "--qg-model", default=None, help="Answer-aware QG model for --inquirer neural (hub id or folder)."
 )
@@ -90,6 +104,7 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
         bots = tuple(replace(b, persona=False) for b in bots)
     if kw["qg_model"] is None:
         kw.pop("qg_model")
+    kw["inquiry_delays"] = _delays(kw.pop("inquiry_delay"))
     if not any(b.persona for b in bots) and kw["opener"] == "hello":
         kw["dialogues"] = None  # nothing is drawn from it
     cfg = ConverseConfig(bots=bots, device=options["device"], batch_size=options["batch_size"], **kw)
@@ -97,6 +112,15 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
     n = sum(1 for _ in (out / INQUIRIES_FILE).open(encoding="utf-8"))
     click.echo(f"{out}: {len(cfg.pairs()) * cfg.conversations} conversations, {n} inquiries; "
                f"rank them with: consistest rank {out}")  # fmt: skip
+
+
+def _delays(text: str) -> tuple[int, ...]:
+    from consistest.core.errors import InputError
+
+    try:
+        return tuple(sorted(int(x) for x in _names(text, ",")))
+    except ValueError:
+        raise InputError(f"expected comma-separated integers, got {text!r}", field="inquiry-delay") from None
 
 
 def _names(text: str | None, sep: str) -> tuple[str, ...]:

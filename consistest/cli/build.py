@@ -19,6 +19,16 @@ def parse_distances(text: str) -> tuple[int, ...]:
         raise InputError(f"--distances must be comma-separated integers, got {text!r}") from None
 
 
+def parse_memory(text: str) -> int | None:
+    """``"3"`` -> 3; ``"all"`` -> None (every utterance before the question is kept)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise InputError(f"--memory must be a number of turns or 'all', got {text!r}") from None
+
+
 @click.command()
 @click.option(
     "--dialogues",
@@ -56,10 +66,37 @@ def parse_distances(text: str) -> tuple[int, ...]:
     "--format", "fmt", type=click.Choice(["parquet", "jsonl"]), default="parquet", show_default=True
 )
 @click.option(
-    "--memory", type=int, default=3, show_default=True, help="Memory M in turns (2M utterances kept)."
+    "--memory",
+    default="3",
+    show_default=True,
+    help="Memory M in turns (2M utterances kept), or 'all' (a session build unless --no-sessions).",
 )
 @click.option(
     "--distances", default="0,2", show_default=True, help="Question distances in turns after the fact."
+)
+@click.option(
+    "--sessions/--no-sessions",
+    default=None,
+    help="Continue past a dialogue's end with further sessions of the same agent (PersonaChat dialogues "
+    "sharing its persona set) [default: with --memory all].",
+)
+@click.option(
+    "--filler-triples",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Session builds: a ConvAI2 'both' file with Dialogue-NLI triples (convai2_valid_both_triples.txt); "
+    "samples whose filler sessions contradict the fact by the triples are dropped and counted.",
+)
+@click.option(
+    "--filler-guard",
+    default=None,
+    help="Session builds: an NLI model (folder or hub id); a filler utterance it calls a contradiction of "
+    "the fact drops the sample.",
+)
+@click.option(
+    "--filler-unchecked",
+    is_flag=True,
+    help="Session builds: allow no filler check at all (signature check:none).",
 )
 @click.option("--paired", is_flag=True, help="Keep only history QAs that exist at every distance.")
 @click.option(
@@ -126,8 +163,12 @@ def build(
     raw_dir: Path,
     layout: str | None,
     fmt: str,
-    memory: int,
+    memory: str,
     distances: str,
+    sessions: bool | None,
+    filler_triples: Path | None,
+    filler_guard: str | None,
+    filler_unchecked: bool,
     paired: bool,
     overwrite: bool,
     allow_partial: bool,
@@ -152,6 +193,12 @@ def build(
     from consistest.tasks.consistest.triggers import parse_triggers
 
     generate = dialogues is not None and persona_qas is None and history_qas is None
+    mem = parse_memory(memory)
+    use_sessions = (mem is None) if sessions is None else sessions
+    if not use_sessions and (filler_triples or filler_guard or filler_unchecked):
+        raise InputError("--filler-* options are for session builds (--memory all or --sessions)")
+    if use_sessions and triggers:
+        raise InputError("--triggers is not available for session builds yet; build them separately")
     cfg = BuildConfig(
         out=out or (DEMO_OUT if demo else DEFAULT_OUT),
         dialogues=dialogues,
@@ -161,13 +208,18 @@ def build(
         demo=demo,
         layout=layout,
         fmt=fmt,
-        assembly=AssemblyConfig(memory=memory, distances=parse_distances(distances), paired=paired),
+        assembly=AssemblyConfig(
+            memory=mem, distances=parse_distances(distances), paired=paired, sessions=use_sessions
+        ),
         qagen=qagen_config(**qagen_options) if generate else None,
         overwrite=overwrite,
         allow_partial=allow_partial,
         triggers=parse_triggers(triggers) if triggers is not None else (),  # "" is a mistake, not none
         paraphrase_model=paraphrase_model,
         device=qagen_options["device"],
+        filler_triples=filler_triples,
+        filler_guard=filler_guard,
+        filler_unchecked=filler_unchecked,
         quiet=quiet,
     )
     result = build_dataset(cfg)

@@ -54,6 +54,12 @@ from consistest.tasks.consistest.trigger_config import CONFIGS
 @format_option
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
+@click.option(
+    "--plot/--no-plot",
+    default=None,
+    help="Draw the consistency-against-distance curve to OUT/curve.png (numbers in summary.json) "
+    "[default: for runs with three or more distances, when matplotlib is installed].",
+)
 @quiet_option
 @handle_errors
 def score(
@@ -67,6 +73,7 @@ def score(
     fmt: str,
     boot_seed: int,
     n_boot: int,
+    plot: bool | None,
     quiet: bool,
     **model_kwargs: Any,
 ) -> None:
@@ -101,6 +108,7 @@ def score(
         method=method,
         quiet=quiet,
         config=config,
+        plot=plot,
     )
     click.echo(render(run_score(cfg).summary, fmt))
 
@@ -125,13 +133,25 @@ def default_run_dir(dataset: Path, responses: Path | None, respond: Any, config:
 @click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
 @click.option("--force", is_flag=True, help="Compare runs scored on different datasets (their shared ids).")
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Also draw every run's consistency-against-distance curve (its own items, 95%% CI over QAs) on one "
+    "figure, written to this PNG.",
+)
 @quiet_option
 @handle_errors
-def compare(rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, force: bool, quiet: bool) -> None:
+def compare(
+    rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, force: bool, plot: Path | None, quiet: bool
+) -> None:
     """Print scored runs side by side on the items all of them decided, with a paired bootstrap
     significance for each difference to run 1; warns when their signatures differ."""
-    from consistest.tasks.consistest.compare import compare_runs, render_comparison
+    from consistest.tasks.consistest.compare import compare_runs, plot_comparison, render_comparison
     from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
     click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot, force=force), fmt))
+    if plot is not None:
+        plot_comparison(rundirs, plot, seed=seed, n_boot=n_boot)
+        click.echo(f"curves of {len(rundirs)} runs drawn to {plot}", err=True)

@@ -97,14 +97,31 @@ class Sample(Record):
     generator: str = "curated"
 
 
+@dataclass(frozen=True)
+class SessionSample(Sample):
+    """A sample of a session build (``consistest build --memory all``): its history may run past the end
+    of its dialogue into further sessions of the same agent. A separate record so that builds without
+    sessions keep their columns, bytes and content hash."""
+
+    sessions: int = 0  # session breaks between the fact (persona: the agent's first session) and the question
+    session_starts: list[int] = field(default_factory=list)  # indices in ``history`` that open a new session
+
+
 SAMPLE_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(Sample))
+SESSION_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(SessionSample))
 
 
-def sample_features() -> Any:
-    """The ``datasets.Features`` of a Sample (datasets imported lazily)."""
+def sample_columns(sessions: bool = False) -> tuple[str, ...]:
+    """A built dataset's columns: a Sample's, plus ``sessions`` and ``session_starts`` in session builds."""
+    return SESSION_COLUMNS if sessions else SAMPLE_COLUMNS
+
+
+def sample_features(sessions: bool = False) -> Any:
+    """The ``datasets.Features`` of a Sample, or of a SessionSample (datasets imported lazily)."""
     from datasets import Features, List, Value
 
     string, int32 = Value("string"), Value("int32")
+    extra = {"sessions": int32, "session_starts": List(int32)} if sessions else {}
     return Features(
         {
             "id": string,
@@ -122,6 +139,7 @@ def sample_features() -> Any:
             "turn": int32,
             "fact_index": int32,
             "generator": string,
+            **extra,
         }
     )
 
@@ -137,10 +155,13 @@ class Turn:
 @dataclass(frozen=True)
 class Conversation:
     """What a chat model replies to: its persona sentences (empty for none) and the turns so far; the last
-    turn is the user's. Benchmarks build these; models render them (speaker tokens, chat templates)."""
+    turn is the user's. Benchmarks build these; models render them (speaker tokens, chat templates).
+    ``session_starts`` are the indices of turns that open a new session (a break renderings can show);
+    empty for one session."""
 
     persona: tuple[str, ...]
     turns: tuple[Turn, ...]
+    session_starts: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -30,14 +30,32 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("generator", "string", "what made the QA: curated, or a builder's generator id"),
 )
 
+# The columns a session build adds (consistest build --memory all; records.SessionSample).
+SESSION_FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("sessions", "int32", "session breaks between the fact and the question (persona: since the first)"),
+    ("session_starts", "list[int32]", "indices in history that open a new session (a break before them)"),
+)
+
 _DTYPES = {"string": "string", "int32": "int32"}
 
 
-def _features_yaml() -> list[dict[str, Any]]:
+_SESSION_MEANINGS = {
+    "history": "the utterances before the question (all with memory all, across sessions), then the question",
+    "distance": "agent turns between the fact and the question (persona: turns of conversation before it)",
+}
+
+
+def _fields(info: dict[str, Any]) -> tuple[tuple[str, str, str], ...]:
+    if "sessions" not in info:
+        return FIELDS
+    return tuple((n, t, _SESSION_MEANINGS.get(n, d)) for n, t, d in FIELDS) + SESSION_FIELDS
+
+
+def _features_yaml(fields: tuple[tuple[str, str, str], ...] = FIELDS) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for name, dtype, _ in FIELDS:
+    for name, dtype, _ in fields:
         if dtype.startswith("list["):
-            out.append({"name": name, "list": "string"})
+            out.append({"name": name, "list": dtype[5:-1]})
         else:
             out.append({"name": name, "dtype": _DTYPES[dtype]})
     return out
@@ -56,7 +74,7 @@ def render_card(info: dict[str, Any]) -> str:
         "configs": [
             {"config_name": "default", "data_files": [{"split": "test", "path": f"{DATA_STEM}.{fmt}"}]}
         ],
-        "dataset_info": {"features": _features_yaml()},
+        "dataset_info": {"features": _features_yaml(_fields(info))},
     }
     if info.get("triggers"):  # a second config; a build without triggers keeps its card byte for byte
         meta["configs"].append(
@@ -68,7 +86,29 @@ def render_card(info: dict[str, Any]) -> str:
             {"config_name": "triggers", "features": _features_yaml() + trigger_fields},
         ]
     header = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True)
-    return f"---\n{header}---\n\n{_body(info)}{_triggers_section(info)}"
+    return f"---\n{header}---\n\n{_body(info)}{_sessions_section(info)}{_triggers_section(info)}"
+
+
+def _sessions_section(info: dict[str, Any]) -> str:
+    s = info.get("sessions")
+    if not s:
+        return ""
+    rows = "\n".join(f"| {k} | {n:,} |" for k, n in s["missing"]["no_session_left"].items())
+    dropped = sum(s["missing"]["contradicted"].values())
+    return f"""
+## Sessions
+
+A session build: a question may be asked past the end of its dialogue, in further sessions of the same
+agent (the other PersonaChat dialogues of its persona set, in an order given by a hash of their text;
+consistest's `tasks/consistest/sessions.py` documents the placement). `session_starts` marks the
+breaks; `sessions` counts them between the fact and the question. {dropped:,} samples were dropped because
+an agent utterance of a filler session contradicts the fact (check `{s["check"]}`). Samples that would lie
+beyond the last session do not exist:
+
+| source/type/distance | samples with no session left |
+| --- | ---: |
+{rows}
+"""
 
 
 # The trigger config's columns beyond the sample's (written by tasks/consistest/triggers.py).
@@ -132,7 +172,7 @@ def _questions_note(info: dict[str, Any]) -> str:
 
 def _body(info: dict[str, Any]) -> str:
     s = info["settings"]
-    schema = "\n".join(f"| `{n}` | {t} | {d} |" for n, t, d in FIELDS)
+    schema = "\n".join(f"| `{n}` | {t} | {d} |" for n, t, d in _fields(info))
     counts = "\n".join(
         f"| {k} | {v:,} | {info['counts_paired'].get(k, 0):,} |"
         for k, v in info["counts"].items()

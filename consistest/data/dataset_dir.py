@@ -10,7 +10,7 @@ from typing import Any
 
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_jsonl, dumps_line, read_json, read_jsonl
-from consistest.core.records import SAMPLE_COLUMNS, Sample
+from consistest.core.records import SAMPLE_COLUMNS, SESSION_COLUMNS, Sample, SessionSample, sample_columns
 
 DATA_STEM = "data/test"
 BUILD_INFO = "build_info.json"  # marks a directory as a consistest build (safe to replace)
@@ -22,7 +22,8 @@ def data_file(directory: str | Path, fmt: str) -> Path:
 
 
 def write_samples(directory: str | Path, samples: Sequence[Sample], fmt: str = "parquet") -> Path:
-    """Write samples in schema column order; byte-identical for identical input."""
+    """Write samples in schema column order; byte-identical for identical input. Session samples add their
+    two columns (``sessions``, ``session_starts``); other builds keep the Sample's columns only."""
     path = data_file(directory, fmt)
     path.parent.mkdir(parents=True, exist_ok=True)
     rows = [s.to_dict() for s in samples]
@@ -35,16 +36,22 @@ def write_samples(directory: str | Path, samples: Sequence[Sample], fmt: str = "
 
     from consistest.core.records import sample_features
 
-    schema = sample_features().arrow_schema
-    table = _to_table(rows, schema)
+    sessions = has_sessions(samples)
+    schema = sample_features(sessions).arrow_schema
+    table = _to_table(rows, schema, sample_columns(sessions))
     pq.write_table(table, path, compression="zstd", write_statistics=False)
     return path
 
 
-def _to_table(rows: list[dict[str, Any]], schema: Any) -> Any:
+def has_sessions(samples: Sequence[Sample]) -> bool:
+    """Whether the samples come from a session build (their records carry the session columns)."""
+    return any(isinstance(s, SessionSample) for s in samples)
+
+
+def _to_table(rows: list[dict[str, Any]], schema: Any, columns: Sequence[str] = SAMPLE_COLUMNS) -> Any:
     import pyarrow as pa
 
-    cols = {name: [r[name] for r in rows] for name in SAMPLE_COLUMNS}
+    cols = {name: [r[name] for r in rows] for name in columns}
     return pa.Table.from_pydict(cols, schema=schema)
 
 
@@ -105,21 +112,28 @@ def _load(path: Path, fmt: str) -> list[Sample]:
         return _read_parquet(path)
     out = []
     for i, (_, row) in enumerate(read_jsonl(path)):
-        missing = [c for c in SAMPLE_COLUMNS if c not in row]
+        kind, columns = _record_type(row)
+        missing = [c for c in columns if c not in row]
         if missing:
             raise InputError("missing column", path=str(path), record=i, field=missing[0])
-        out.append(Sample(*(row[c] for c in SAMPLE_COLUMNS)))
+        out.append(kind(*(row[c] for c in columns)))
     return out
+
+
+def _record_type(names: Any) -> tuple[type[Sample], tuple[str, ...]]:
+    """SessionSample when the data has the ``sessions`` column, else Sample; and its columns."""
+    return (SessionSample, SESSION_COLUMNS) if "sessions" in names else (Sample, SAMPLE_COLUMNS)
 
 
 def _read_parquet(path: Path) -> list[Sample]:
     """Samples from the Parquet file, column by column (``ParquetFile`` reads without importing pandas)."""
     table = _parquet_table(path)
-    missing = [c for c in SAMPLE_COLUMNS if c not in table.column_names]
+    kind, names = _record_type(table.column_names)
+    missing = [c for c in names if c not in table.column_names]
     if missing:
         raise InputError("missing column", path=str(path), record=0, field=missing[0])
-    columns = [table.column(c).to_pylist() for c in SAMPLE_COLUMNS]
-    return [Sample(*row) for row in zip(*columns, strict=True)]
+    columns = [table.column(c).to_pylist() for c in names]
+    return [kind(*row) for row in zip(*columns, strict=True)]
 
 
 def read_parquet_rows(path: Path) -> list[dict[str, Any]]:

@@ -18,6 +18,12 @@ wording gets a new name, and the name goes into the signature (``prompt:chat-per
 A plain-text transcript, for base models without a chat template (Gemma-3-270M base): a versioned opening
 line, the persona as the agent's first line, then ``User:``/``Me:`` lines ending with ``Me:``; the model
 continues the line, and the reply ends at the first line break (``prompt:transcript-v1``).
+
+Session breaks (``Conversation.session_starts``, from session builds): the chat rendering opens the first
+message of each new session with a versioned note on its own line, the transcript puts a note line between
+the sessions. A conversation without breaks renders exactly as before; with breaks the signature's prompt
+gains ``+sessions-v1`` (:func:`session_prompt_tag`). Speaker tokens show no break (PersonaChat-fine-tuned
+models never saw one).
 """
 
 from __future__ import annotations
@@ -50,6 +56,16 @@ _TRANSCRIPT_OPENINGS: dict[Transcript, str] = {
     "transcript-v1": "The following is a chat between two people who just met. Me describes themself first.",
 }
 TRANSCRIPT_SPEAKERS = {"user": "User", "assistant": "Me"}
+
+# How a session break is shown, by name; never edit one in place (add sessions-v2 instead).
+SessionBreak = Literal["sessions-v1"]
+SESSION_BREAK: SessionBreak = "sessions-v1"
+_SESSION_NOTES: dict[SessionBreak, dict[str, str]] = {
+    "sessions-v1": {
+        "chat": "[A new chat, some days later.]",
+        "transcript": "(Some days later, a new chat.)",
+    },
+}
 
 Tokenize = Callable[[str], list[int]]
 
@@ -100,8 +116,13 @@ def chat_messages(
     ``truncate`` (e.g. keep the first 32 tokens) is applied to each turn, never to the persona.
     """
     cut = truncate or (lambda s: s)
+    note = _SESSION_NOTES[SESSION_BREAK]["chat"]
+    starts = set(conv.session_starts)
     messages = [{"role": "system", "content": system_message(conv.persona, system_prompt)}]
-    messages += [{"role": t.role, "content": cut(t.text)} for t in conv.turns]
+    messages += [
+        {"role": t.role, "content": f"{note}\n{cut(t.text)}" if k in starts else cut(t.text)}
+        for k, t in enumerate(conv.turns)
+    ]
     return messages
 
 
@@ -119,8 +140,19 @@ def transcript_text(
     lines = [_TRANSCRIPT_OPENINGS[name]]  # type: ignore[index]
     if conv.persona:
         lines.append(f"Me: {_one_line(' '.join(conv.persona))}")
-    lines += [f"{TRANSCRIPT_SPEAKERS[t.role]}: {_one_line(cut(t.text))}" for t in conv.turns]
+    starts = set(conv.session_starts)
+    for k, t in enumerate(conv.turns):
+        if k in starts:
+            lines.append(_SESSION_NOTES[SESSION_BREAK]["transcript"])
+        lines.append(f"{TRANSCRIPT_SPEAKERS[t.role]}: {_one_line(cut(t.text))}")
     return "\n".join(lines) + "\nMe:"
+
+
+def session_prompt_tag(tag: str | None) -> str | None:
+    """The signature's ``prompt:`` value for conversations with session breaks: the rendering's tag plus the
+    break's version (``chat-persona-v1+sessions-v1``); speaker tokens (``speakers``) show no break and stay
+    as they are, and a model without a rendering (None) has none."""
+    return tag if tag in (None, "speakers") else f"{tag}+{SESSION_BREAK}"
 
 
 def _one_line(text: str) -> str:

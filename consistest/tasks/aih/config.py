@@ -16,7 +16,7 @@ from consistest.models.nli import DEFAULT_NLI
 from consistest.models.questions import DEFAULT_ANSWER_AWARE_QG
 from consistest.models.registry import ModelSpec, parse_model_spec
 
-InquirerKind = Literal["rules", "neural"]
+InquirerKind = Literal["rules", "neural", "statements"]
 OpenerKind = Literal["hello", "dialogues"]
 INQUIRERS: tuple[InquirerKind, ...] = get_args(InquirerKind)
 OPENERS: tuple[OpenerKind, ...] = get_args(OpenerKind)
@@ -141,6 +141,7 @@ class ConverseConfig:
     opener: OpenerKind = "hello"
     seed: int = 0
     inquirer: InquirerKind = "rules"
+    inquiry_delays: tuple[int, ...] = (0,)  # ask about utterance n after the bot's utterance n + 2d
     qg_model: str = DEFAULT_ANSWER_AWARE_QG
     nli: str = DEFAULT_NLI
     nli_labels: str | None = None
@@ -162,6 +163,12 @@ class ConverseConfig:
         _check(0.0 < self.tau < 1.0, "tau", "must lie between 0 and 1")
         _check(self.opener in OPENERS, "opener", f"expected one of {', '.join(OPENERS)}")
         _check(self.inquirer in INQUIRERS, "inquirer", f"expected one of {', '.join(INQUIRERS)}")
+        delays = self.inquiry_delays
+        _check(bool(delays) and len(set(delays)) == len(delays) and min(delays) >= 0, "inquiry_delay",
+               f"expected distinct delays >= 0, got {list(delays)}")  # fmt: skip
+        _check(max(delays) <= self.turns - 2, "inquiry_delay",
+               f"a delay of {max(delays)} bot turns never fits in {self.turns} turns (the first inquiry is "
+               f"about the bot's second reply): at most {self.turns - 2}")  # fmt: skip
         needs = any(b.persona for b in self.bots) or self.opener == "dialogues"
         why = "personas and dialogue openers come from a dialogue file; pass --dialogues or --no-persona"
         _check(not needs or self.dialogues is not None, "dialogues", why)

@@ -32,7 +32,15 @@ from consistest.tasks.aih import AIH_VERSION
 from consistest.tasks.aih.config import ConverseConfig
 from consistest.tasks.aih.inquirer import Inquirer
 from consistest.tasks.aih.judges import judge_inquiries
-from consistest.tasks.aih.plan import Plan, opener_pool, persona_pool, plan_conversations, pools_hash, speaker
+from consistest.tasks.aih.plan import (
+    Plan,
+    inquiry_id,
+    opener_pool,
+    persona_pool,
+    plan_conversations,
+    pools_hash,
+    speaker,
+)
 from consistest.tasks.aih.state import RunState
 
 RUN_FILE = "aih.json"
@@ -69,6 +77,7 @@ def setup(cfg: ConverseConfig) -> Setup:
         "personas": pool,
         "seed": cfg.seed,
         "inquirer": inquirer.signature_value(),
+        **({"inquiry_delays": list(cfg.inquiry_delays)} if cfg.inquiry_delays != (0,) else {}),
     }
     parts: list[tuple[str, Any]] = [
         ("aih", AIH_VERSION),
@@ -79,6 +88,7 @@ def setup(cfg: ConverseConfig) -> Setup:
         ("personas", pool),
         ("opener", cfg.opener),
         ("inquirer", settings["inquirer"]),
+        ("delay", list(cfg.inquiry_delays) if cfg.inquiry_delays != (0,) else None),
         ("seed", cfg.seed),
     ]
     return Setup(plans, inquirer, settings, parts)
@@ -113,7 +123,7 @@ def run_converse(cfg: ConverseConfig, nli: Any = None) -> Path:
     out = Path(cfg.out)
     with run_lock(out):
         _check_resume(out, run.settings, cfg.overwrite)
-        state = RunState(run.plans, cfg.turns)
+        state = RunState(run.plans, cfg.turns, cfg.inquiry_delays)
         events_path = out / EVENTS_FILE
         state.restore(read_log(events_path, state.known_ids()), str(events_path))
         info = lambda complete: _info(run, cfg, nli_signature(judge_nli), complete)  # noqa: E731
@@ -195,7 +205,7 @@ def _ask(inquirer: Inquirer, state: RunState, said: list[tuple[str, str]]) -> li
     if not said:
         return []
     made = inquirer.ask(said)
-    return [r for iid, _ in said if (r := state.ask(iid, made[iid])) is not None]
+    return [r for iid, _ in said for r in state.ask(iid, made[iid])]
 
 
 def _write_results(
@@ -210,10 +220,11 @@ def _write_results(
             "utterances": [{"speaker": speaker(p, n), "text": t} for n, t in enumerate(said)],
         })  # fmt: skip
         for n in range(3, len(said), 2):
-            rec = state.inquiries[f"{p.id}:q{n}"]
-            if rec.get("question") is not None:
-                inquiries.append({**rec, "conversation": p.id, "partner": p.partner, "bot": p.evaluated,
-                                  "turn": n, "utterance": said[n]})  # fmt: skip
+            for d in state.delays_of(n):
+                rec = state.inquiries[inquiry_id(p, n, d)]
+                if rec.get("question") is not None:
+                    inquiries.append({**rec, "conversation": p.id, "partner": p.partner, "bot": p.evaluated,
+                                      "turn": n, "utterance": said[n]})  # fmt: skip
     log.info(f"aih: judging {len(inquiries)} inquiries", quiet=quiet)
     atomic_write_jsonl(out / CONVERSATIONS_FILE, conversations)
     atomic_write_jsonl(out / INQUIRIES_FILE, judge_inquiries(inquiries, nli, tau))

@@ -6,7 +6,10 @@
 - ``ours``: the ConsisTest hybrid applied to the inquiry: the entity is the truth, the answer is scored
   by keyword recall with the NLI guard (premise = the sentence holding the entity, hypothesis = the
   answer without its questions), so an evasive or forgetful answer counts against the bot too. Its
-  inconsistency is 1 - score.
+  inconsistency is 1 - score. Statement inquiries (``--inquirer statements``): yes/no questions by the
+  yes/no rules; open WH questions ("what do you love?", template ``st.wh.open``), whose truth is one of
+  possibly several true answers, count an answer without the truth as consistent unless the guard calls it
+  a contradiction (undecided without NLI).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any, Literal, get_args
 
 from consistest.metrics.rules import final_score, judge
 from consistest.models.base import ProbabilisticNLI
+from consistest.text.questions.statements import OPEN_TEMPLATE
 
 JudgeName = Literal["paper", "ours"]
 JUDGES: tuple[JudgeName, ...] = get_args(JudgeName)
@@ -29,7 +33,7 @@ def judge_inquiries(
     inquiries: Sequence[Mapping[str, Any]], nli: ProbabilisticNLI | None, tau: float
 ) -> list[dict[str, Any]]:
     """The inquiries with both verdicts added (``None`` where a judge cannot decide without NLI)."""
-    verdicts = [judge(q["question"], q["truth"], "wh", q["answer"]) for q in inquiries]
+    verdicts = [judge(q["question"], q["truth"], inquiry_type(q), q["answer"]) for q in inquiries]
     paper_pairs = [(q["utterance"], q["answer"]) for q in inquiries]
     ours_pairs = [(q["sentence"], v.cleaned) for q, v in zip(inquiries, verdicts, strict=True)]
     probs = nli.predict_proba(paper_pairs + ours_pairs) if nli is not None and inquiries else []
@@ -37,7 +41,7 @@ def judge_inquiries(
     for k, (q, v) in enumerate(zip(inquiries, verdicts, strict=True)):
         paper = probs[k] if probs else None
         guard = max(probs[len(inquiries) + k].items(), key=lambda kv: kv[1])[0] if probs else None
-        score = final_score(v, guard)
+        score = _open_score(v, guard) if q.get("template") == OPEN_TEMPLATE else final_score(v, guard)
         out.append(
             {
                 **q,
@@ -50,6 +54,19 @@ def judge_inquiries(
             }
         )
     return out
+
+
+def inquiry_type(inquiry: Mapping[str, Any]) -> str:
+    """``yn`` for the statement inquirer's yes/no questions (template ``st.yn...``), else ``wh``."""
+    return "yn" if str(inquiry.get("template", "")).startswith("st.yn") else "wh"
+
+
+def _open_score(v: Any, guard: str | None) -> float | None:
+    """An open question's answer: recall of the truth when it names it; else consistent unless the guard
+    says contradiction (None without a guard)."""
+    if v.rule_score:
+        return final_score(v, guard)
+    return None if guard is None else float(guard != "contradiction")
 
 
 def contradiction(inquiry: Mapping[str, Any], name: JudgeName, tau: float) -> float | None:

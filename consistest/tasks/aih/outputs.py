@@ -13,7 +13,14 @@ from typing import Any
 from consistest.core import log
 from consistest.core.io import atomic_dir, atomic_write_json, atomic_write_text, guard_output_dir
 from consistest.tasks.aih.human import agreement, export_for_judges, read_labels
-from consistest.tasks.aih.plots import HEATMAP_FILE, STABILITY_FILE, plot_heatmap, plot_stability
+from consistest.tasks.aih.plots import (
+    DELAY_FILE,
+    HEATMAP_FILE,
+    STABILITY_FILE,
+    plot_delays,
+    plot_heatmap,
+    plot_stability,
+)
 from consistest.tasks.aih.rank import RankConfig, load_run, rank
 from consistest.tasks.aih.report import render
 
@@ -55,6 +62,8 @@ def run_rank(cfg: RankConfig, outputs: RankOutputs) -> dict[str, Any]:
             if outputs.plots and any("matrix" in j for j in report["judges"].values()):
                 plot_heatmap(report, tmp / HEATMAP_FILE)
                 plot_stability(report, tmp / STABILITY_FILE)
+                if any("by_delay" in j for j in report["judges"].values()):
+                    plot_delays(report, tmp / DELAY_FILE)
         log.info(f"aih: report written to {out}", quiet=outputs.quiet)
     if outputs.export_for_judges is not None:
         n = export_for_judges(run.inquiries, outputs.export_for_judges, cfg.seed)

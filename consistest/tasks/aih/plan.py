@@ -4,7 +4,8 @@ Conversation ``k`` of every ordered pair (partner, evaluated) gets the same two 
 the same opener, drawn with ``Random(f"{seed}:{k}")``: evaluated bots are compared on the same material.
 Utterance 0 is the partner's opener; the evaluated bot says the odd utterances, the partner the even
 ones, ``2 * turns`` in all (``turns`` replies of the evaluated bot). Item ids, which seed sampling, are
-``<conv>:u<n>`` for utterance n and ``<conv>:q<n>`` for the side query after it.
+``<conv>:u<n>`` for utterance n and ``<conv>:q<n>`` for the side query after it; an inquiry about utterance
+n asked d bot turns later (``--inquiry-delay``), after utterance ``n + 2d``, is ``<conv>:q<n>+<d>``.
 """
 
 from __future__ import annotations
@@ -111,8 +112,20 @@ def utterance_id(plan: Plan, n: int) -> str:
     return f"{plan.id}:u{n}"
 
 
-def inquiry_id(plan: Plan, n: int) -> str:
-    return f"{plan.id}:q{n}"
+def inquiry_id(plan: Plan, n: int, delay: int = 0) -> str:
+    return f"{plan.id}:q{n}" + (f"+{delay}" if delay else "")
+
+
+def split_inquiry_id(iid: str) -> tuple[str, int, int]:
+    """``<conv>:q<n>[+<d>]`` -> (conversation id, n, delay)."""
+    conv, _, rest = iid.rpartition(":q")
+    n, _, d = rest.partition("+")
+    return conv, int(n), int(d or 0)
+
+
+def asked_after(n: int, delay: int) -> int:
+    """The evaluated bot's utterance after which the inquiry about utterance ``n`` is asked."""
+    return n + 2 * delay
 
 
 def inquired(n: int) -> bool:

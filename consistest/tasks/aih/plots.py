@@ -12,6 +12,7 @@ from consistest.tasks.aih.report import full_data_note
 
 HEATMAP_FILE = "cij.png"
 STABILITY_FILE = "stability.png"
+DELAY_FILE = "delay.png"
 
 
 def _pyplot() -> Any:
@@ -83,6 +84,31 @@ def plot_stability(report: Mapping[str, Any], path: Path) -> None:
     fig.text(0.5, 0.01, full_data_note(judges[0][1]["stability"]), ha="center", va="bottom", fontsize=7,
              wrap=True)  # fmt: skip
     _save(fig, plt, path, bottom=0.08)
+
+
+def plot_delays(report: Mapping[str, Any], path: Path) -> None:
+    """C_j in % against the inquiry delay, one line per bot with its 95% interval, one panel per judge."""
+    plt = _pyplot()
+    judges = [(n, j) for n, j in _judges(report) if "by_delay" in j]
+    fig, axes = plt.subplots(1, len(judges), figsize=(5.5 * len(judges), 4), squeeze=False)
+    for ax, (name, j) in zip(axes[0], judges, strict=True):
+        by = j["by_delay"]["delays"]
+        delays = [int(d) for d in by]
+        for bot in by[next(iter(by))]:
+            pts = [(d, by[str(d)][bot]) for d in delays if by[str(d)][bot]["C"] is not None]
+            if not pts:
+                continue
+            ys = [100 * f["C"] for _, f in pts]
+            err = [[100 * (f["C"] - f["ci"][0]) if f["ci"] else 0 for _, f in pts],
+                   [100 * (f["ci"][1] - f["C"]) if f["ci"] else 0 for _, f in pts]]  # fmt: skip
+            ax.errorbar([d for d, _ in pts], ys, yerr=err, marker="o", capsize=3, label=bot)
+        ax.set_xticks(delays, [str(d) for d in delays])
+        ax.set_xlabel("inquiry delay (bot turns after the utterance)")
+        ax.set_ylabel("contradictions per inquiry, %")
+        ax.set_title(f"{name}: contradiction rate by delay", fontsize=9)
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize=8)
+    _save(fig, plt, path)
 
 
 def _save(fig: Any, plt: Any, path: Path, bottom: float = 0.0) -> None:

@@ -101,12 +101,20 @@ def _unique(path: Path, need: tuple[str, ...]) -> list[dict[str, Any]]:
     return list(out.values())
 
 
-def cells(run: Run, judge: JudgeName, tau: float) -> dict[tuple[str, str], tuple[Any, Any]]:
-    """(partner, bot) -> (contradictions, judged inquiries) per conversation, as arrays."""
+def cells(
+    run: Run, judge: JudgeName, tau: float, delay: int | None = None, last_turn: int | None = None
+) -> dict[tuple[str, str], tuple[Any, Any]]:
+    """(partner, bot) -> (contradictions, judged inquiries) per conversation, as arrays; ``delay`` keeps the
+    inquiries asked that many bot turns after their utterance, ``last_turn`` those about utterances up to
+    it (every conversation stays, so bootstraps with one seed draw the same conversations: paired)."""
     import numpy as np
 
     per: dict[str, list[float]] = {c["id"]: [0.0, 0.0] for c in run.conversations}
     for q in run.inquiries:
+        if delay is not None and q.get("delay", 0) != delay:
+            continue
+        if last_turn is not None and q["turn"] > last_turn:
+            continue
         v = contradiction(q, judge, tau)
         if v is not None:
             per[q["conversation"]][0] += v
@@ -180,7 +188,38 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
         "all": usable,  # S = every conversation of a pair: the full data itself, not a subsample
         **stats.stability(cs, bots, reference, grid, cfg.repetitions, cfg.seed, judge),
     }  # fmt: skip
+    delays = sorted({int(q.get("delay", 0)) for q in run.inquiries})
+    if delays != [0]:
+        out["by_delay"] = by_delay(run, judge, cfg, delays)
     return out
+
+
+def by_delay(run: Run, judge: JudgeName, cfg: RankConfig, delays: Sequence[int]) -> dict[str, Any]:
+    """Per delay, each bot's C_j with its interval and inquiries, and its change from the first delay, on
+    the utterances asked about at every delay (a long delay only fits early utterances, so all delays are
+    measured on those); paired bootstrap: the same conversations are drawn at every delay."""
+    bots = run.bots
+    last = 2 * int(run.info["settings"]["turns"]) - 1 - 2 * max(delays)
+    base = None
+    out: dict[str, Any] = {}
+    for d in delays:
+        cs = cells(run, judge, cfg.tau, d, last_turn=last)
+        rates = stats.bot_rates(stats.rate_matrix(cs, bots))
+        boots = stats.bootstrap(cs, bots, cfg.n_boot, cfg.seed, f"{judge}:delay") if cfg.n_boot else None
+        base = (rates, boots) if base is None else base
+        entry = {}
+        for k, b in enumerate(bots):
+            n = int(sum(c[1].sum() for (_, j), c in cs.items() if j == b))
+            ci = stats.interval(boots[:, k]) if boots is not None else None
+            fig: dict[str, Any] = {"C": _num(rates[k]), "inquiries": n, "ci": ci}
+            if d != delays[0]:
+                diff = boots[:, k] - base[1][:, k] if boots is not None and base[1] is not None else None
+                fig["delta"] = _num(rates[k] - base[0][k])
+                fig["delta_ci"] = stats.interval(diff) if diff is not None else None
+                fig["p"] = stats.paired_p(diff) if diff is not None else None
+            entry[b] = fig
+        out[str(d)] = entry
+    return {"last_turn": last, "delays": out}
 
 
 def _num(x: Any) -> float | None:

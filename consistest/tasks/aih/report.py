@@ -44,6 +44,8 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
         lines += ["", "ranking (lowest contradiction rate first; test: paired bootstrap of the gap)", ""]
         lines += format_table(*_ranking(j), fmt)
         lines += ["", *_stability(j["stability"], fmt)]
+        if "by_delay" in j:
+            lines += ["", *_by_delay(j["by_delay"], fmt)]
         if j["ties"]:
             lines.append("note: the full-data ranking has ties (equal C_j); its order among them is by name")
         if any(f["C"] is None for f in j["bots"].values()):
@@ -100,6 +102,31 @@ def full_data_note(s: Mapping[str, Any]) -> str:
         return (f"S = {n} (all) draws every conversation of a pair: the full data, ranked as the reference "
                 "by construction (100%); the curve's information is in the smaller S")  # fmt: skip
     return f"S = {n} (all) draws every conversation of a pair: the full data, the same ranking every time"
+
+
+def _by_delay(section: Mapping[str, Any], fmt: str) -> list[str]:
+    """C_j in % [95% CI] (inquiries) per bot at each delay, and the change from the first delay."""
+    by = section["delays"]
+    delays = list(by)
+    bots = list(by[delays[0]])
+    header = ["bot", *[f"delay {d}" for d in delays], *[f"{d} vs {delays[0]}" for d in delays[1:]]]
+    rows = []
+    for b in bots:
+        cells = []
+        for d in delays:
+            f = by[d][b]
+            ci = f" [{pct(f['ci'][0])}, {pct(f['ci'][1])}]" if f["ci"] else ""
+            cells.append(f"{pct(f['C'])}{ci} ({f['inquiries']})")
+        for d in delays[1:]:
+            f = by[d][b]
+            cells.append("-" if f["delta"] is None else f"{100 * f['delta']:+.1f} {p_value(f['p'])}".strip())
+        rows.append([b, *cells])
+    head = (
+        "contradiction rate by delay: C_j % [95% CI] (judged inquiries); delay = bot turns between the "
+        f"utterance and its inquiry; on the utterances asked at every delay (up to utterance "
+        f"{section['last_turn']}); change: paired bootstrap over conversations"
+    )
+    return [head, "", *format_table(header, rows, fmt)]
 
 
 def _human(h: Mapping[str, Any], fmt: str) -> list[str]:

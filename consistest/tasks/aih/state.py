@@ -1,9 +1,10 @@
 """Where a run stands: each conversation's utterances and each inquiry, rebuilt from the append log.
 
-The log holds ``{"id": "<conv>:u<n>", "text"}`` per utterance and ``{"id": "<conv>:q<n>", ...}`` per
-inquiry: ``question: null`` when the utterance stated nothing to ask about, else the inquiry with the
-bot's ``answer``, written once the answer is in. A question made but not yet answered lives only in
-memory; after a kill it is made again from its utterance (the inquirer is deterministic).
+The log holds ``{"id": "<conv>:u<n>", "text"}`` per utterance and ``{"id": "<conv>:q<n>[+<d>]", ...}`` per
+inquiry (one per delay d): ``question: null`` when the utterance stated nothing to ask about, else the
+inquiry with the bot's ``answer`` (and its ``delay`` when d > 0), written once the answer is in. A question
+made but not yet answered lives only in memory; after a kill it is made again from its utterance (the
+inquirer is deterministic, and every delay asks the same question, made once per utterance).
 """
 
 from __future__ import annotations
@@ -17,10 +18,12 @@ from consistest.models.base import Item
 from consistest.tasks.aih.inquirer import Inquiry
 from consistest.tasks.aih.plan import (
     Plan,
+    asked_after,
     inquired,
     inquiry_id,
     side_view,
     speaker,
+    split_inquiry_id,
     utterance_id,
     view,
 )
@@ -29,19 +32,23 @@ from consistest.tasks.aih.plan import (
 class RunState:
     """Utterances per conversation, finished inquiry records, and questions awaiting their answer."""
 
-    def __init__(self, plans: Sequence[Plan], turns: int) -> None:
+    def __init__(self, plans: Sequence[Plan], turns: int, delays: Sequence[int] = (0,)) -> None:
         self.plans = {p.id: p for p in plans}
         self.length = 2 * turns
+        self.delays = tuple(delays)
         self.utterances: dict[str, list[str]] = {p.id: [p.opener] for p in plans}
         self.inquiries: dict[str, dict[str, Any]] = {}
-        self.pending: dict[str, tuple[Plan, int, Inquiry]] = {}
+        self.pending: dict[str, tuple[Plan, int, Inquiry, int]] = {}
+
+    def delays_of(self, n: int) -> list[int]:
+        """The delays at which utterance ``n`` is inquired about (those that fit in the conversation)."""
+        return [d for d in self.delays if asked_after(n, d) < self.length] if inquired(n) else []
 
     def known_ids(self) -> Iterator[str]:
         for p in self.plans.values():
             for n in range(1, self.length):
                 yield utterance_id(p, n)
-                if inquired(n):
-                    yield inquiry_id(p, n)
+                yield from (inquiry_id(p, n, d) for d in self.delays_of(n))
 
     def restore(self, events: Mapping[str, Mapping[str, Any]], where: str) -> None:
         """Take the logged utterances (which must run without gaps) and finished inquiries."""
@@ -54,9 +61,10 @@ class RunState:
                     raise InputError("expected a 'text' string", path=where, record=rec["id"])
                 self.utterances[p.id].append(rec["text"])
             for n in range(3, len(self.utterances[p.id]), 2):
-                rec = events.get(inquiry_id(p, n))
-                if rec is not None:
-                    self.inquiries[rec["id"]] = dict(rec)
+                for d in self.delays_of(n):
+                    rec = events.get(inquiry_id(p, n, d))
+                    if rec is not None:
+                        self.inquiries[rec["id"]] = dict(rec)
         done = set(self.inquiries) | {
             utterance_id(p, n) for p in self.plans.values() for n in range(1, len(self.utterances[p.id]))
         }
@@ -65,13 +73,17 @@ class RunState:
             raise InputError("a logged reply has no earlier turns; use --overwrite", path=where, record=extra)
 
     def unasked(self) -> list[tuple[str, str]]:
-        """(inquiry id, utterance) for logged utterances whose inquiry is neither logged nor pending."""
+        """(inquiry id at delay 0, utterance) for logged utterances with an inquiry (at some delay) neither
+        logged nor pending; the delay-0 id seeds the question every delay asks."""
         return [
             (inquiry_id(p, n), self.utterances[p.id][n])
             for p in self.plans.values()
             for n in range(3, len(self.utterances[p.id]), 2)
-            if inquiry_id(p, n) not in self.inquiries and inquiry_id(p, n) not in self.pending
+            if any(self._open(inquiry_id(p, n, d)) for d in self.delays_of(n))
         ]
+
+    def _open(self, iid: str) -> bool:
+        return iid not in self.inquiries and iid not in self.pending
 
     @property
     def complete(self) -> bool:
@@ -96,16 +108,17 @@ class RunState:
             n = len(said)
             if n < self.length and speaker(p, n) == bot:
                 items.append((utterance_id(p, n), view(p, said, n)))
-        for iid, (p, n, inquiry) in sorted(self.pending.items()):
-            if p.evaluated == bot:
-                items.append((iid, side_view(p, self.utterances[p.id], n, inquiry.question)))
+        for iid, (p, n, inquiry, d) in sorted(self.pending.items()):
+            at = asked_after(n, d)
+            if p.evaluated == bot and len(self.utterances[p.id]) > at:  # asked once utterance n+2d is said
+                items.append((iid, side_view(p, self.utterances[p.id], at, inquiry.question)))
         return items
 
     def record(self, item_id: str, text: str) -> tuple[dict[str, Any], tuple[str, str] | None]:
         """Take one reply: (its log record, (inquiry id, utterance) when an inquiry must follow it)."""
         if item_id in self.pending:
-            p, n, inquiry = self.pending.pop(item_id)
-            rec = {"id": item_id, **asdict(inquiry), "answer": text}
+            p, n, inquiry, d = self.pending.pop(item_id)
+            rec = {"id": item_id, **asdict(inquiry), "answer": text, **({"delay": d} if d else {})}
             self.inquiries[item_id] = rec
             return rec, None
         conv, _, turn = item_id.rpartition(":u")
@@ -113,14 +126,20 @@ class RunState:
         if n != len(self.utterances[conv]):
             raise RuntimeError(f"reply {item_id} arrived out of turn")
         self.utterances[conv].append(text)
-        return {"id": item_id, "text": text}, ((inquiry_id(p, n), text) if inquired(n) else None)
+        return {"id": item_id, "text": text}, ((inquiry_id(p, n), text) if self.delays_of(n) else None)
 
-    def ask(self, iid: str, inquiry: Inquiry | None) -> dict[str, Any] | None:
-        """Queue an inquiry's question; the log record when there is none to ask."""
-        if inquiry is None:
-            rec = {"id": iid, "question": None}
-            self.inquiries[iid] = rec
-            return rec
-        conv, _, turn = iid.rpartition(":q")
-        self.pending[iid] = (self.plans[conv], int(turn), inquiry)
-        return None
+    def ask(self, iid: str, inquiry: Inquiry | None) -> list[dict[str, Any]]:
+        """Queue the question about an utterance (``iid``: its delay-0 inquiry id) at every delay not yet
+        logged or pending; the log records of the delays with nothing to ask."""
+        conv, n, _ = split_inquiry_id(iid)
+        p, records = self.plans[conv], []
+        for d in self.delays_of(n):
+            key = inquiry_id(p, n, d)
+            if not self._open(key):
+                continue
+            if inquiry is None:
+                self.inquiries[key] = {"id": key, "question": None}
+                records.append(self.inquiries[key])
+            else:
+                self.pending[key] = (p, n, inquiry, d)
+        return records

@@ -9,30 +9,43 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from consistest.core.errors import InputError
 from consistest.core.records import QA, SOURCES, Dialogue, Sample, content_hash
 
+S = TypeVar("S", bound=Sample)
+
 
 @dataclass(frozen=True)
 class AssemblyConfig:
-    """Memory M in turns (2M utterances kept) and the question distances in turns after the fact."""
+    """Memory M in turns (2M utterances kept; None = all) and the question distances in turns after the
+    fact; ``sessions`` continues past a dialogue's end with further sessions of its agent (see .sessions)."""
 
-    memory: int = 3
+    memory: int | None = 3
     distances: tuple[int, ...] = (0, 2)
     paired: bool = False  # keep only history QAs that exist at every distance
+    sessions: bool = False
 
     def __post_init__(self) -> None:
-        if self.memory < 1:
-            raise InputError(f"memory must be >= 1, got {self.memory}")
-        if not self.distances or any(d < 0 or d >= self.memory for d in self.distances):
+        if self.memory is not None and self.memory < 1:
+            raise InputError(f"memory must be >= 1 or all, got {self.memory}")
+        if not self.distances or any(d < 0 for d in self.distances):
+            raise InputError(f"distances must be >= 0, got {self.distances}")
+        if self.memory is not None and any(d >= self.memory for d in self.distances):
             raise InputError(
-                f"distances must be in 0..{self.memory - 1} (memory {self.memory}), got {self.distances}"
+                f"distances must be in 0..{self.memory - 1} (memory {self.memory}: the fact must stay in "
+                f"memory), got {self.distances}; use --memory all for longer distances"
             )
         if len(set(self.distances)) != len(self.distances):
             raise InputError(
                 f"distances must not repeat (each would double its samples), got {self.distances}"
             )
+
+    @property
+    def memory_value(self) -> int | str:
+        """The memory as settings and signatures name it: turns, or ``all``."""
+        return "all" if self.memory is None else self.memory
 
 
 def persona_history(utterances: Sequence[str], question: str, distance: int) -> list[str]:
@@ -41,17 +54,18 @@ def persona_history(utterances: Sequence[str], question: str, distance: int) -> 
     return tail + [question]
 
 
-def history_window(n_utterances: int, turn: int, distance: int, memory: int) -> tuple[int, int] | None:
+def history_window(n_utterances: int, turn: int, distance: int, memory: int | None) -> tuple[int, int] | None:
     """(start, stop) of the utterances kept before the question, or None when the sample does not exist.
 
     The fact is agent utterance 2*turn+1; the question goes in at p = 2*(turn+distance+1) and exists only
-    if p <= n+1 (the original code's bound); the last 2*memory utterances before it are kept.
+    if p <= n+1 (the original code's bound); the last 2*memory utterances before it are kept (all of them
+    when memory is None).
     """
     p = 2 * (turn + distance + 1)
     if p > n_utterances + 1:
         return None
     stop = min(p, n_utterances)
-    return max(0, stop - 2 * memory), stop
+    return (0 if memory is None else max(0, stop - 2 * memory)), stop
 
 
 def _check_turn(d: Dialogue, qa: QA, path: str | None) -> None:
@@ -71,7 +85,10 @@ def assemble(
     cfg: AssemblyConfig = AssemblyConfig(),
     history_path: str | None = None,
 ) -> list[Sample]:
-    """All samples in the original order, with content-derived ids (duplicates get an occurrence suffix)."""
+    """All samples in the original order, with content-derived ids (duplicates get an occurrence suffix).
+    Session builds (``cfg.sessions``) are assembled by :mod:`.assemble_sessions`, which checks the filler."""
+    if cfg.sessions:
+        raise ValueError("session builds are assembled by assemble_sessions.assemble_sessions")
     samples = [
         s for d in dialogues for s in _dialogue_samples(d, persona_qas, history_qas, cfg, history_path)
     ]
@@ -88,7 +105,7 @@ def _dialogue_samples(
     persona = list(d.persona)
     for sentence in d.persona:
         for qa in persona_qas.get(sentence, ()):
-            qa_id = content_hash(d.dialog_id, qa.source, qa.type, qa.q, qa.a, qa.c)
+            qa_id = qa_identity(d, qa, persona=True)
             for dist in cfg.distances:
                 hist = persona_history(d.utterances, qa.q, dist)
                 yield _sample(d, qa, qa_id, persona, hist, dist, -1)
@@ -99,7 +116,7 @@ def _dialogue_samples(
         }
         if cfg.paired and any(w is None for w in windows.values()):
             continue
-        qa_id = content_hash(d.dialog_id, qa.source, qa.type, qa.q, qa.a, qa.c, qa.alt_c, qa.turn)
+        qa_id = qa_identity(d, qa, persona=False)
         for dist, window in windows.items():
             if window is None:
                 continue
@@ -108,6 +125,13 @@ def _dialogue_samples(
             fact_index = fact_pos - start if start <= fact_pos < stop else -1
             hist = list(d.utterances[start:stop]) + [qa.q]
             yield _sample(d, qa, qa_id, persona, hist, dist, fact_index)
+
+
+def qa_identity(d: Dialogue, qa: QA, persona: bool) -> str:
+    """The qa_id: a hash of the dialogue id and the QA (history QAs: with alt_c and turn)."""
+    if persona:
+        return content_hash(d.dialog_id, qa.source, qa.type, qa.q, qa.a, qa.c)
+    return content_hash(d.dialog_id, qa.source, qa.type, qa.q, qa.a, qa.c, qa.alt_c, qa.turn)
 
 
 def _sample(
@@ -132,7 +156,7 @@ def _sample(
     )
 
 
-def _dedupe_ids(samples: list[Sample]) -> list[Sample]:
+def _dedupe_ids(samples: list[S]) -> list[S]:
     """Identical QAs listed twice for one dialogue keep both samples, told apart by ``-2``, ``-3``..."""
     from dataclasses import replace
 

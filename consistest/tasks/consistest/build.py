@@ -46,7 +46,11 @@ class BuildConfig:
     allow_partial: bool = False  # build even when many curated QAs match no dialogue
     triggers: tuple[str, ...] = ()  # trigger variants, written as a second config (data/triggers.*)
     paraphrase_model: str | None = None  # a seq2seq paraphraser for the paraphrase trigger (else templates)
-    device: str = "cpu"  # for the paraphrase model
+    device: str = "cpu"  # for the paraphrase model and the filler guard
+    # Session builds (assembly.sessions): how filler sessions are checked against the asked fact.
+    filler_triples: Path | None = None  # a ConvAI2 "both" file with Dialogue-NLI triples
+    filler_guard: str | None = None  # an NLI model (folder or hub id)
+    filler_unchecked: bool = False  # allow a session build with no check at all (named in the signature)
     quiet: bool = False
 
 
@@ -67,7 +71,7 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
         raw_dir=cfg.raw_dir,
         quiet=cfg.quiet,
     )
-    given = [p for p in (dialogues_path, pqa_path, hqa_path) if p is not None]
+    given = [p for p in (dialogues_path, pqa_path, hqa_path, cfg.filler_triples) if p is not None]
     guard_output_dir(cfg.out, marker=BUILD_INFO, overwrite=cfg.overwrite, inputs=given)
     dialogues = read_dialogues(dialogues_path, cfg.layout)
     generated = None
@@ -81,12 +85,27 @@ def build_dataset(cfg: BuildConfig) -> BuildResult:
     matched = match_counts(dialogues, persona_qas, history_qas)
     if not cfg.allow_partial:
         check_match(matched, dialogues_path, pqa_path, hqa_path, layout=cfg.layout)
-    samples = assemble(dialogues, persona_qas, history_qas, cfg.assembly, history_path=str(hqa_path))
-    paired_cfg = AssemblyConfig(cfg.assembly.memory, cfg.assembly.distances, paired=True)
-    paired = samples if cfg.assembly.paired else assemble(dialogues, persona_qas, history_qas, paired_cfg)
+    session_info = None
+    if cfg.assembly.sessions:
+        from consistest.tasks.consistest.build_sessions import session_samples
+
+        samples, paired, session_info = session_samples(
+            dialogues, persona_qas, history_qas, cfg, str(hqa_path)
+        )
+    else:
+        samples = assemble(dialogues, persona_qas, history_qas, cfg.assembly, history_path=str(hqa_path))
+        paired_cfg = AssemblyConfig(cfg.assembly.memory, cfg.assembly.distances, paired=True)
+        paired = samples if cfg.assembly.paired else assemble(dialogues, persona_qas, history_qas, paired_cfg)
     qagen_info = generated.info if generated is not None else None
     info = build_info(
-        samples, paired, cfg, inputs, n_dialogues=len(dialogues), qagen_info=qagen_info, matched=matched
+        samples,
+        paired,
+        cfg,
+        inputs,
+        n_dialogues=len(dialogues),
+        qagen_info=qagen_info,
+        matched=matched,
+        sessions=session_info,
     )
     with atomic_dir(cfg.out) as tmp:
         if generated is not None:
@@ -168,10 +187,13 @@ def build_info(
     n_dialogues: int,
     qagen_info: dict[str, Any] | None = None,
     matched: MatchCounts | None = None,
+    sessions: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Counts, settings, input checksums, content hash, signature; no paths or times (byte-identical).
 
-    ``qagen_info`` (QAs made by the question builders) is stored under ``qagen`` and names the QA origin.
+    ``qagen_info`` (QAs made by the question builders) is stored under ``qagen`` and names the QA origin;
+    ``sessions`` (a session build: streams, the filler check, missing samples) under ``sessions``, and it
+    adds ``sess:`` and ``check:`` to the signature (builds without sessions keep their bytes).
     """
     digest = samples_hash(samples)
     a = cfg.assembly
@@ -185,8 +207,13 @@ def build_info(
         qa_origin, name = ("demo", "ConsisTest-demo") if cfg.demo else ("curated", "ConsisTest-02")
     if matched is not None and matched.unmatched:
         qa_origin += "-partial"  # --allow-partial: not the published benchmark
-    settings = {"memory": a.memory, "distances": list(a.distances), "paired": a.paired, "format": cfg.fmt}
-    extra = {"qagen": qagen_info} if qagen_info is not None else {}
+    memory = a.memory_value
+    settings = {"memory": memory, "distances": list(a.distances), "paired": a.paired, "format": cfg.fmt}
+    extra: dict[str, Any] = {"qagen": qagen_info} if qagen_info is not None else {}
+    sess_parts: dict[str, Any] = {}
+    if sessions is not None:
+        extra["sessions"] = sessions
+        sess_parts = {"sess": sessions["version"], "check": sessions["check"]}
     return {
         "name": name,
         "qa_origin": qa_origin,
@@ -198,8 +225,15 @@ def build_info(
         "settings": settings,
         "inputs": {k: {"name": Path(p).name, "sha256": file_sha256(Path(p))} for k, p in inputs.items()},
         "signature": make_signature(
-            {"data": digest[:12], "qa": qa_origin, "mem": a.memory, "d": a.distances, "paired": a.paired}
-        ),
+            {
+                "data": digest[:12],
+                "qa": qa_origin,
+                "mem": memory,
+                "d": a.distances,
+                "paired": a.paired,
+                **sess_parts,
+            }
+        ),  # fmt: skip
         **extra,
     }
 
@@ -207,11 +241,16 @@ def build_info(
 def counts_table(info: dict[str, Any]) -> str:
     """A plain-text table of counts by source/type/distance, full and paired."""
     counts, paired = info["counts"], info["counts_paired"]
-    keys = [k for k in counts if k != "total"]
-    width = max(len(k) for k in [*keys, "source/type/distance"])
-    lines = [f"{'source/type/distance':<{width}}  {'samples':>8}  {'paired':>8}"]
-    lines += [f"{k:<{width}}  {counts[k]:>8,}  {paired.get(k, 0):>8,}" for k in keys]
-    lines.append(f"{'total':<{width}}  {counts['total']:>8,}  {paired['total']:>8,}")
+    if "sessions" in info:
+        from consistest.tasks.consistest.build_sessions import session_counts_table
+
+        lines = session_counts_table(info)
+    else:
+        keys = [k for k in counts if k != "total"]
+        width = max(len(k) for k in [*keys, "source/type/distance"])
+        lines = [f"{'source/type/distance':<{width}}  {'samples':>8}  {'paired':>8}"]
+        lines += [f"{k:<{width}}  {counts[k]:>8,}  {paired.get(k, 0):>8,}" for k in keys]
+        lines.append(f"{'total':<{width}}  {counts['total']:>8,}  {paired['total']:>8,}")
     lines.append(info["signature"])
     if "triggers" in info:
         t = info["triggers"]

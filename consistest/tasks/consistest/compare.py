@@ -125,6 +125,23 @@ def compare_runs(
     }
 
 
+def plot_comparison(
+    rundirs: Sequence[str | Path], path: str | Path, *, seed: int = 0, n_boot: int = N_BOOT
+) -> Path:
+    """Every run's distance curve on one figure (each over its own scored items, intervals over QAs);
+    runs are labelled run1, run2... as in the table, with their model when the signature names one."""
+    from consistest.tasks.consistest.curve import model_label, plot_curves
+    from consistest.tasks.consistest.report import distance_curve
+
+    curves = []
+    for k, d in enumerate(rundirs, start=1):
+        run = load_run(d)
+        model = parse_signature(run.signature).get("model")
+        label = f"run{k} " + (model_label(model) if model else Path(run.dir).name)
+        curves.append((label, distance_curve(list(run.items.values()), seed=seed, n_boot=n_boot)))
+    return plot_curves(curves, Path(path), title="consistency against distance (95% CI over QAs)")
+
+
 def _stars(p: float | None) -> str:
     if p is None:
         return ""

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Literal, get_args
 
 from consistest.core.errors import InputError
-from consistest.core.records import Conversation, Role, Sample, Turn
+from consistest.core.records import Conversation, Role, Sample, SessionSample, Turn
 
 Variant = Literal["standard", "fact-question", "persona-fact-history", "fact-persona-history"]
 VARIANTS: tuple[Variant, ...] = get_args(Variant)
@@ -46,8 +46,9 @@ def conversation(sample: Sample, variant: str = "standard") -> Conversation:
     history = list(sample.history)
     turns = [Turn(role, text) for role, text in zip(speaker_roles(len(history)), history, strict=True)]
     persona = list(sample.persona)
+    starts = tuple(sample.session_starts) if isinstance(sample, SessionSample) else ()
     if variant == "standard":
-        return Conversation(tuple(persona), tuple(turns))
+        return Conversation(tuple(persona), tuple(turns), starts)
     if variant == "fact-question":
         return Conversation((sample.fact,), (Turn("user", history[-1] if history else sample.question),))
     if sample.source == "pers":
@@ -56,8 +57,16 @@ def conversation(sample: Sample, variant: str = "standard") -> Conversation:
             del persona[hit]
     elif 0 <= sample.fact_index < len(turns) - 1:
         del turns[sample.fact_index]
+        starts = removed_turn_starts(starts, sample.fact_index)
     persona = persona + [sample.fact] if variant == "persona-fact-history" else [sample.fact] + persona
-    return Conversation(tuple(persona), tuple(turns))
+    return Conversation(tuple(persona), tuple(turns), starts)
+
+
+def removed_turn_starts(starts: Sequence[int], removed: int) -> tuple[int, ...]:
+    """Session starts after turn ``removed`` is deleted: later starts move up one; a session it opened is
+    opened by the turn that follows it (a start at 0 is no break)."""
+    moved = (s - 1 if s > removed else s for s in starts)
+    return tuple(dict.fromkeys(s for s in moved if s > 0))
 
 
 def fact_sentence_index(persona: Sequence[str], fact: str) -> int:

@@ -8,12 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
-from consistest.core.stats import (
-    N_BOOT,
-    bootstrap_ci,
-    enough_for_interval,
-    too_few_text,
-)
+from consistest.core.stats import N_BOOT, bootstrap_ci, enough_for_interval, paired_bootstrap, too_few_text
 from consistest.core.table import format_table
 from consistest.metrics.rules import truth_polarity
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
@@ -100,8 +95,10 @@ def summarize(
     seed: int = 0,
     n_boot: int = N_BOOT,
     extra: Mapping[str, Any] | None = None,
+    curve: bool | None = None,
 ) -> dict[str, Any]:
-    """The summary.json object."""
+    """The summary.json object; ``curve`` (None: when the run has more than two distances) adds the
+    consistency-against-distance curve (:func:`distance_curve`)."""
     figures = {}
     for key, label, pred in figure_groups(rows):
         sub = [r for r in rows if pred(r)]
@@ -121,7 +118,65 @@ def summarize(
         "categories": category_summary(rows),
         "table7": table7(rows),
         "bootstrap": {"seed": seed, "n_boot": n_boot, "level": 0.95, "resample": "qa_id"},
+        **({"curve": distance_curve(rows, seed=seed, n_boot=n_boot)} if _curved(rows, curve) else {}),
         **dict(extra or {}),
+    }
+
+
+def _curved(rows: Sequence[Row], asked: bool | None) -> bool:
+    """By default a curve is reported for runs with more than two distances (for the paper's two, the
+    distance rows of the table hold it); asked for, whenever there are two or more."""
+    n = len({r.distance for r in rows})
+    return n > 1 if asked else n > 2 and asked is None
+
+
+def curve_groups() -> list[tuple[str, str, Callable[[Row], bool]]]:
+    """Overall, then the paper's Table 5 groups (Persona/History x WH/Y/N)."""
+    groups: list[tuple[str, str, Callable[[Row], bool]]] = [("overall", "Overall", lambda r: True)]
+    for src_key, src_label, srcs in TABLE5:
+        for t, tl in TYPE_LABELS.items():
+            groups.append((f"{src_key}_{t}", f"{src_label} {tl}",
+                           lambda r, s=srcs, t=t: r.source in s and r.type == t))  # fmt: skip
+    return groups
+
+
+def distance_curve(rows: Sequence[Row], *, seed: int = 0, n_boot: int = N_BOOT) -> dict[str, Any]:
+    """``{"distances": [...], "groups": {key: {"label", "all": [figure...], "paired": [figure...]}}}``, one
+    figure (mean, 95% interval over QAs, counts) per distance; groups without items are left out."""
+    distances = sorted({r.distance for r in rows})
+    paired = paired_qa_ids(rows)
+    groups: dict[str, Any] = {}
+    for key, label, pred in curve_groups():
+        sub = [r for r in rows if pred(r)]
+        if not sub:
+            continue
+        entry: dict[str, Any] = {"label": label, "all": [], "paired": []}
+        for d in distances:
+            at = [r for r in sub if r.distance == d]
+            entry["all"].append(figure(at, seed=seed, name=f"curve:{key}:d{d}", n_boot=n_boot))
+            both = [r for r in at if r.qa_id in paired]
+            entry["paired"].append(figure(both, seed=seed, name=f"curve:{key}:paired:d{d}", n_boot=n_boot))
+        entry["change"] = curve_change(sub, distances, seed=seed, name=f"curve:{key}", n_boot=n_boot)
+        groups[key] = entry
+    return {"distances": distances, "groups": groups, "paired_qas": len(paired)}
+
+
+def curve_change(
+    rows: Sequence[Row], distances: Sequence[int], *, seed: int, name: str, n_boot: int
+) -> dict[str, Any]:
+    """The score at the longest distance minus the score at the shortest, over the QAs decided at both
+    (paired bootstrap over QAs: interval and two-sided p)."""
+    first, last = distances[0], distances[-1]
+    by: dict[str, dict[int, float]] = {}
+    for r in rows:
+        if r.score is not None and r.distance in (first, last):
+            by.setdefault(r.qa_id, {})[r.distance] = float(r.score)
+    qas = sorted(q for q, v in by.items() if len(v) == 2 or first == last)
+    a, b = [by[q][first] for q in qas], [by[q][last] for q in qas]
+    return {
+        "from": first,
+        "to": last,
+        **paired_bootstrap(a, b, seed=seed, name=name, n_boot=n_boot, clusters=qas),
     }
 
 
@@ -189,7 +244,7 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
         return json.dumps(summary, indent=2, sort_keys=True, ensure_ascii=False)
     rows = _table_rows(summary)
     lines = format_table(HEADER, rows, fmt)
-    extra = category_lines(summary, fmt)
+    extra = curve_lines(summary, fmt) + category_lines(summary, fmt)
     note = notes(summary)
     if fmt == "markdown":
         return "\n".join(lines + [""] + extra + note + [f"`{summary['signature']}`"])
@@ -246,6 +301,41 @@ def subset_warning(scored: int, total: int) -> str:
         f"the responses cover {scored:,} of the dataset's {total:,} samples: only those are scored "
         "(named subset:responses-... in the signature), not the benchmark's number."
     )
+
+
+def curve_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:
+    """The distance curve as two tables (all items; paired subset): groups by distance, mean [95% CI]."""
+    c = summary.get("curve")
+    if not c:
+        return []
+    header = ["by distance", *[f"d={d}" for d in c["distances"]]]
+    lines: list[str] = []
+    for part, title in (
+        ("all", "all items"),
+        ("paired", f"paired subset: {c['paired_qas']} QAs at every distance"),
+    ):
+        rows = []
+        for g in c["groups"].values():
+            cells = [f"{pct(f['mean'])} [{pct(f['ci'][0])}, {pct(f['ci'][1])}]" if f["ci"] else pct(f["mean"])
+                     for f in g[part]]  # fmt: skip
+            rows.append([g["label"], *cells, *([_change(g.get("change"))] if part == "paired" else [])])
+        if part == "paired":
+            header = [*header, f"d={c['distances'][-1]} - d={c['distances'][0]} (p)"]
+        lines += [
+            f"consistency against distance, {title} (score [95% CI])",
+            *format_table(header, rows, fmt),
+            "",
+        ]
+    return lines
+
+
+def _change(ch: Mapping[str, Any] | None) -> str:
+    """``-8.1 [-17.0, +0.6] p=0.07 (n=80)``: the paired change from the first to the last distance."""
+    if not ch or ch.get("delta") is None:
+        return "-"
+    ci = f" [{100 * ch['ci_low']:+.1f}, {100 * ch['ci_high']:+.1f}]" if ch.get("ci_low") is not None else ""
+    p = f" p={ch['p']:.3f}" if ch.get("p") is not None else ""
+    return f"{100 * ch['delta']:+.1f}{ci}{p} (n={ch['n']})"
 
 
 def category_lines(summary: Mapping[str, Any], fmt: str) -> list[str]:

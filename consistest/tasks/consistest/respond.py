@@ -13,9 +13,10 @@ from typing import Any
 
 from consistest.core.records import Sample
 from consistest.core.signature import make_signature
-from consistest.data.dataset_dir import samples_hash
+from consistest.data.dataset_dir import has_sessions, samples_hash
 from consistest.models.base import ChatModel
 from consistest.models.registry import ModelSpec
+from consistest.models.rendering import session_prompt_tag
 from consistest.models.runner import RunInfo, run_responses
 from consistest.tasks.consistest.baselines import ORACLE, OracleModel
 from consistest.tasks.consistest.prompts import check_variant, conversation
@@ -45,20 +46,21 @@ class RespondConfig:
         """Every setting that changes a response (not batch size, device, limit): stored with the run."""
         return {"model": self.model.name, "input_variant": self.input_variant, **self.model.settings()}
 
-    def signature_parts(self) -> list[tuple[str, str]]:
-        """model, input variant, rendering (``speakers``, ``chat-persona-v1``; none for baselines) and
-        decoding (``greedy-25``, ``beam4-25``, ``none`` for baselines)."""
+    def signature_parts(self, sessions: bool = False) -> list[tuple[str, str | None]]:
+        """model, input variant, rendering (``speakers``, ``chat-persona-v1``, ``+sessions-v1`` when the
+        data has session breaks; none for baselines) and decoding (``greedy-25``, ``none`` for baselines)."""
+        prompt = self.model.prompt_value()
         return [
             ("model", self.model.name),
             ("input", self.input_variant),
-            ("prompt", self.model.prompt_value()),
+            ("prompt", session_prompt_tag(prompt) if sessions else prompt),
             ("dec", self.model.signature_value()),
         ]
 
-    def signature(self, data_hash: str) -> str:
+    def signature(self, data_hash: str, sessions: bool = False) -> str:
         """``consistest:v1|data:<hash12>|model:<id>|input:<variant>|dec:greedy-25|v:...`` (the data part is
         the dataset's content hash shortened as in score signatures; generation.json keeps it whole)."""
-        return make_signature([("data", data_hash[:12]), *self.signature_parts()])
+        return make_signature([("data", data_hash[:12]), *self.signature_parts(sessions)])
 
     def subset(self, samples: Sequence[Sample]) -> list[Sample]:
         """The samples answered: all, the first ``limit``, or a stratified ``sample``."""
@@ -99,7 +101,7 @@ def respond(
         lambda: model or load_model(cfg.model, samples, quiet),
         items,
         run_dir,
-        RunInfo(cfg.settings(), data, cfg.signature(data)),
+        RunInfo(cfg.settings(), data, cfg.signature(data, has_sessions(samples))),
         known_ids=[s.id for s in samples],
         overwrite=cfg.overwrite,
         quiet=quiet,

@@ -19,7 +19,7 @@ from consistest.core.records import Sample, ScoredItem, content_hash
 from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, run_lock
 from consistest.core.signature import make_signature, parse_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
-from consistest.data.dataset_dir import DatasetDir
+from consistest.data.dataset_dir import DatasetDir, has_sessions
 from consistest.metrics.rules import RULES_VERSION
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
@@ -62,6 +62,7 @@ class ScoreConfig:
     quiet: bool = False
     config: str = "default"  # the dataset config: "default", or "triggers" (consistest build --triggers)
     overwrite: bool = False
+    plot: bool | None = None  # the distance curve (RUNDIR/curve.png): None = with 3+ distances, if matplotlib
 
 
 @dataclass(frozen=True)
@@ -100,12 +101,15 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         )  # fmt: skip
         info = {"nli": nli_signature(got.nli), "rules_version": RULES_VERSION, "method": cfg.method}
         info |= got.extra | ({"replies_cut": cut, "max_reply_chars": MAX_REPLY_CHARS} if cut else {})
-        summary = summarize(items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info)
+        summary = summarize(
+            items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info, curve=cfg.plot or None
+        )
         if cut:
             log.warning(cut_warning(cut, MAX_REPLY_CHARS))
         if cfg.out is not None:
             atomic_write_jsonl(cfg.out / SCORES_FILE, [it.to_dict() for it in items])
             atomic_write_json(cfg.out / SUMMARY_FILE, summary)
+            _plot_curve(cfg, summary)
     return ScoreResult(items=items, summary=summary, out=cfg.out)
 
 
@@ -133,6 +137,24 @@ def cap_replies(responses: Mapping[str, str], samples: Sequence[Sample]) -> tupl
     for k in long:
         out[k] = out[k][:MAX_REPLY_CHARS]
     return out, len(long)
+
+
+def _plot_curve(cfg: ScoreConfig, summary: Mapping[str, Any]) -> None:
+    """RUNDIR/curve.png when the summary has a curve (unless --no-plot); without matplotlib only a warning,
+    unless --plot asked for it."""
+    from consistest.core import log
+    from consistest.tasks.consistest.curve import CURVE_FILE, model_label, plot_available, plot_curves
+
+    if "curve" not in summary or cfg.plot is False or cfg.out is None:
+        return
+    if cfg.plot is None and not plot_available():
+        log.warning("the distance curve is in summary.json; install matplotlib to draw curve.png")
+        return
+    name = model_label(cfg.respond.model.name) if cfg.respond is not None else "responses"
+    plot_curves(
+        [(name, summary["curve"])], cfg.out / CURVE_FILE, title=f"{name}: consistency against distance"
+    )
+    log.info(f"distance curve written to {cfg.out / CURVE_FILE}", quiet=cfg.quiet)
 
 
 def _responses_and_nli(cfg: ScoreConfig, ds: DatasetDir) -> _Inputs:
@@ -273,6 +295,6 @@ def score_signature(
             ("mem", settings.get("memory")),
             ("d", settings.get("distances") or sorted({s.distance for s in samples})),
             ("paired", settings.get("paired")),
-            *(responder.signature_parts() if responder is not None else []),
+            *(responder.signature_parts(has_sessions(samples)) if responder is not None else []),
         ]
     )

@@ -26,7 +26,7 @@ from consistest.text.questions.wh_rules import wh_questions
 from consistest.text.questions.yn_templates import Question
 from consistest.text.sentences import normalise, statement_pieces, strip_markers
 
-WH_ENTITY_VERSION = 1
+WH_ENTITY_VERSION = 2  # 2: the builders' WH rules gained wh_more (issue 23)
 PLACE_TYPES = frozenset({"GPE", "LOC", "FAC"})
 TIME_TYPES = frozenset({"DATE", "TIME"})
 NUMBER_TYPES = frozenset({"CARDINAL", "NUMBER", "QUANTITY", "MONEY", "PERCENT"})

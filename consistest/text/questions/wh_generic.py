@@ -29,6 +29,10 @@ _SKIP_VERBS = {"be", "have", "do", "get", "make", "go", "take", "need", "want", 
 _PRONOUNS = {"it", "them", "this", "that", "these", "those", "something", "anything", "everything", "one",
              "nothing", "him", "her", "you", "lot", "lots", "some", "stuff", "things", "thing"}  # fmt: skip
 _DETS = re.compile(r"^(?:a|an|the) ")
+# "my X is my <role>": the role is what is asked (who is your best friend? / my pet turtle)
+_ROLES = frozenset(
+    ["friend", "hero", "idol", "inspiration", "passion", "life", "world", "everything", "baby"]
+)
 
 
 def _text(toks: Sequence[Tok]) -> str:
@@ -81,8 +85,12 @@ def rule_my_attr(toks: Sequence[Tok]) -> list[Question]:
     if root is None or root.lemma != "be" or any(c.dep in ("acomp", "neg") for c in children(toks, root.i)):
         return []
     m = re.match(r"^my ((?:\w+ ){0,2}\w+) (is|are|was) (.+)$", text)
-    if m and m.group(3).startswith("my "):  # "my pet turtle is my best friend"
+    if (
+        m and m.group(3).startswith("my ") and m.group(3).split()[-1] in _ROLES
+    ):  # "my turtle is my best friend"
         attr, verb, answer = m.group(3)[3:], m.group(2), f"my {m.group(1)}"
+    elif m and m.group(3).startswith("my "):  # "my main transportation is my motorbike"
+        attr, verb, answer = m.group(1), m.group(2), m.group(3)[3:]
     elif m:
         attr, verb, answer = m.group(1), m.group(2), _DETS.sub("", m.group(3))
     elif m := re.match(r"^((?:\w+ ){0,3}\w+) (is|are) my ((?:\w+ ){0,2}\w+)$", text):

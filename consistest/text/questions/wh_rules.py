@@ -14,6 +14,7 @@ from consistest.text.lexicon import lexicon
 from consistest.text.parse import Tok, subtree
 from consistest.text.polarity import is_negated
 from consistest.text.questions.wh_generic import GENERIC_RULES
+from consistest.text.questions.wh_more import MORE_RULES
 from consistest.text.questions.yn_templates import Question, number_slots, yn_question
 
 NUM = r"(\d+|" + "|".join(lexicon()["number_words"]) + r")"
@@ -61,7 +62,10 @@ def rule_count(toks: Sequence[Tok]) -> list[Question]:
         if t.text in nums and t.dep == "nummod" and noun.tag == "NNS" and toks[noun.head].dep == "ROOT":
             np = _np(toks, t.head)
             noun = [x for x in _bare(np) if x.i != t.i and x.dep not in ("quantmod", "advmod")]
-            body = _without(toks, {x.i for x in np})
+            coord = {
+                x.i for c in toks if c.head == t.head and c.dep in ("cc", "conj") for x in subtree(toks, c.i)
+            }
+            body = _without(toks, {x.i for x in np} | coord)  # "two dogs and a cat": the dogs only
             if body and noun and not body.startswith(("are", "is", "were", "was")):
                 out.append(Question(f"how many {_text(noun)} {body}?", t.text, "wh.count"))
     return out[:1] or _count_owned(toks)
@@ -280,7 +284,7 @@ def wh_questions(toks: Sequence[Tok], max_answer_tokens: int = 5) -> list[Questi
     if not toks or is_negated([t.text for t in toks]):
         return []
     out: list[Question] = []
-    for rule in (*RULES, *GENERIC_RULES):
+    for rule in (*RULES, *GENERIC_RULES, *MORE_RULES):
         for q in rule(toks):
             if 0 < len(q.a.split()) <= max_answer_tokens:
                 out.append(q)

@@ -5,4 +5,4 @@ Entry points: :func:`consistest.tasks.consistest.qagen.pipeline.make_qas` and ``
 
 from __future__ import annotations
 
-QAGEN_VERSION = "qagen-3"  # 3: alt_c for yes/no answers opened by any yes/no word
+QAGEN_VERSION = "qagen-4"  # 3: alt_c for yes/no answers opened by any yes/no word; 4: more WH rules (wh_more)

@@ -26,6 +26,8 @@ def has_verb(q: str) -> bool:
     ws = strip_punct(q).split()
     if any(w in _VERBS for w in ws):
         return True  # "who likes cats?": a wh-subject question may hold only an inflected verb
+    if len(ws) > 2 and ws[0] == "who" and ws[2] in ("you", "your"):
+        return True  # "who taught you ...?": an irregular past before its object
     return bool(ws) and ws[0] in ("who", "what", "which") and any(w.endswith(("s", "ed")) for w in ws[1:2])
 
 
@@ -59,8 +61,10 @@ def is_exclusive(q: str) -> bool:
         return True
     if {"favorite", "favourite", "name", "color", "colour", "job", "living", "old"} & set(ws):
         return True
-    if ws[-1] == "do" and len(ws) <= 4:  # "what do you do?" / "what does your mom do?": the job
+    if ws[-2:] == ["to", "be"]:  # "what do you want to be?": the one thing one aims to become
         return True
+    if ws[-1] == "do" and len(ws) <= 5 and ws[1] in ("do", "does", "did"):  # "what do you do?", "what does
+        return True  # your mom do?", "what did your father do?": the job
     open_verbs = set(lexicon()["open_preference_verbs"])
     if len(ws) > 1 and ws[1] in ("do", "does", "did"):  # a bare "what do you have?" asks one of the
         open_verbs |= {"have", "own", "get", "need", "make", "buy"}  # many things one has
