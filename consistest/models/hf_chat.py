@@ -101,6 +101,11 @@ def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
     return f"chat-{hf.system_prompt}" if hf.chat_template else "speakers"
 
 
+def engine_tag(name: str, options: Mapping[str, Any]) -> None:
+    """The model's own framework (transformers): nothing to add (see ``registry``)."""
+    return None
+
+
 def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> HFChatModel:
     return HFChatModel(name, decoding, HFSettings.from_options(options), quiet=quiet)
 
