@@ -6,11 +6,12 @@ HFEncoding` with the tokenizer in ``DIR/hf``: speaker tokens, ``chat_template`` 
 replies are decoded the same way. Under greedy decoding each distinct input is generated once, in batches
 of ``batch_size`` inputs (or tokens, ``batch_type=tokens``) sorted by length and planned over all items,
 so a resumed run repeats the same batches; float32 replies equal the HF backend's (the tests check it on
-BART, T5, GPT-2 and a Llama chat model). Sampling runs one item at a time with the engine's random seed
-derived from (seed, item id); beam search is CTranslate2's own. Generation-config settings that change
-greedy replies are carried over when the engine does the same thing (suppressed tokens, forced first and
-last tokens of seq2seq models, ``no_repeat_ngram_size``, ``min_new_tokens``); any other is refused rather
-than silently dropped. The signature's model value names the engine, its version and the quantization:
+BART, T5, GPT-2 and a Llama chat model). Sampling runs one item at a time, each on a freshly started
+engine seeded from (seed, item id), so an item's text never depends on what ran before; beam search is
+CTranslate2's own. Generation-config settings that change greedy replies are carried over when the engine
+does the same thing (suppressed tokens, forced first and last tokens of seq2seq models,
+``no_repeat_ngram_size``, ``min_new_tokens``); any other is refused rather than silently dropped. The
+signature's model value names the engine, its version and the quantization:
 ``ct2:DIR[ctranslate2-4.8.5-int8]``.
 """
 
@@ -226,12 +227,16 @@ class CT2ChatModel(HFEncoding):
             yield done
 
     def _stream_sampled(self, items: Sequence[Item], skip: Set[str]) -> Iterator[Chunk]:
+        """One item at a time, each on a freshly started engine: CTranslate2 seeds a worker thread's random
+        generator once, when the thread starts, so a seed set later would not reach it."""
         import ctranslate2
 
         for item_id, conv in items:
             if item_id in skip:
                 continue
+            self.engine = None  # release the model before loading it again
             ctranslate2.set_random_seed(random.Random(f"{self.decoding.seed}:{item_id}").getrandbits(31))
+            self.engine = self._engine(self.name, self.cfg)
             yield [(item_id, self.generate([self.encode(conv)])[0])]
 
     def generate(self, inputs: list[list[int]]) -> list[str]:
