@@ -56,10 +56,13 @@ class Run:
     stages: dict[str, Any] = field(default_factory=dict)
 
 
-def timed(side: str, rnd: int, argv: list[str], stages_json: Path | None, log: Path) -> Run:
-    """Run ``argv`` as a child process; wall time, user+sys CPU and peak RSS from ``wait4``."""
+def timed(
+    side: str, rnd: int, argv: list[str], stages_json: Path | None, log: Path, *, threads: int = 1
+) -> Run:
+    """Run ``argv`` as a child process with ``threads`` OMP/MKL threads; wall time, user+sys CPU and peak
+    RSS from ``wait4``."""
     load = os.getloadavg()[0]
-    env = {**os.environ, **ONE_THREAD}
+    env = {**os.environ, **ONE_THREAD, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     with log.open("w") as out:
         t = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT)
