@@ -244,7 +244,7 @@ class CT2ChatModel(HFEncoding):
         tokens = [self.tok.convert_ids_to_tokens(x) for x in inputs]
         dec, gen = self.decoding, self.gen
         kw: dict[str, Any] = dict(
-            max_batch_size=0, beam_size=dec.num_beams, end_token=self.eos, return_end_token=False,
+            max_batch_size=0, beam_size=dec.num_beams, end_token=self.eos or None, return_end_token=False,
             no_repeat_ngram_size=gen.get("no_repeat_ngram_size", 0),
         )  # fmt: skip
         if dec.do_sample:
