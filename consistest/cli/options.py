@@ -82,6 +82,7 @@ RUN_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
 MODEL_HELP = (
     "Chat model: a HF model id or local folder (BART/T5/GPT-2/chat models; or hf:ID), "
     "openai:NAME (a model served by an OpenAI-compatible endpoint, see --api-base), "
+    "ct2:DIR (a HF model run by CTranslate2, from consistest models convert MODEL --to ct2), "
     "or baseline:oracle|retrieval|generic."
 )
 

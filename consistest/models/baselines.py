@@ -93,6 +93,11 @@ def prompt_tag(name: str, options: Mapping[str, Any]) -> None:
     return None
 
 
+def engine_tag(name: str, options: Mapping[str, Any]) -> None:
+    """Baselines are no engine (see ``registry``)."""
+    return None
+
+
 def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> BatchedChatModel:
     if _is_persona_bot(name):
         from consistest.models.persona_bot import PersonaBot

@@ -7,7 +7,8 @@ the first line break), see :mod:`consistest.models.rendering`. Under determinist
 beam) each distinct encoded input is generated once, in batches of inputs sorted by length, planned over
 all items so a resumed run repeats the same batches. Sampling runs one item at a time with a seed derived
 from (seed, item id), so an item's text never depends on its batch or on what ran before.
-torch/transformers are imported lazily.
+Encoding and decoding are :class:`~consistest.models.hf_encoding.HFEncoding`'s, shared with the CTranslate2
+backend. torch/transformers are imported lazily.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from typing import Any, Literal, get_args
 
 from consistest.core import log as log_
 from consistest.core.errors import InputError
-from consistest.core.records import Conversation
 from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
+from consistest.models.hf_encoding import HFEncoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
 from consistest.models.refill import SEGMENT_BATCHES, RefillDecoder
 from consistest.models.refill_support import unsupported
@@ -29,10 +30,7 @@ from consistest.models.rendering import (
     DEFAULT_SPEAKERS,
     DEFAULT_SYSTEM_PROMPT,
     DEFAULT_TRANSCRIPT,
-    chat_messages,
     check_system_prompt,
-    encode_ids,
-    transcript_text,
 )
 
 Device = Literal["auto", "cpu", "cuda"]
@@ -40,7 +38,6 @@ DType = Literal["auto", "float32", "float16", "bfloat16"]
 DEVICES: tuple[Device, ...] = get_args(Device)
 DTYPES: tuple[DType, ...] = get_args(DType)
 DEFAULT_BATCH_SIZE = 32
-TOKEN_CACHE = 200_000  # texts whose ids are kept (cleared when full)
 USES_DECODING = True
 
 
@@ -104,6 +101,11 @@ def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
     return f"chat-{hf.system_prompt}" if hf.chat_template else "speakers"
 
 
+def engine_tag(name: str, options: Mapping[str, Any]) -> None:
+    """The model's own framework (transformers): nothing to add (see ``registry``)."""
+    return None
+
+
 def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> HFChatModel:
     return HFChatModel(name, decoding, HFSettings.from_options(options), quiet=quiet)
 
@@ -124,19 +126,7 @@ def _load(spec: str, dtype: str, device: str, quiet: bool) -> tuple[Any, Any]:
     return tok, model.to(device).eval()
 
 
-def _line_break_ids(tok: Any) -> set[int]:
-    """Ids of every token that holds a line break (SentencePiece ``\n``, byte-level BPE ``Ċ``)."""
-    pieces = tok.convert_ids_to_tokens(list(range(len(tok))))
-    return {i for i, p in enumerate(pieces) if p and ("\n" in p or "\u010a" in p)}
-
-
-def _generation_eos(model: Any) -> set[int]:
-    """The end-of-turn ids of the model's generation config (an int or a list)."""
-    eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
-    return set() if eos is None else {eos} if isinstance(eos, int) else set(eos)
-
-
-class HFChatModel:
+class HFChatModel(HFEncoding):
     """A Hugging Face generator as a ChatModel."""
 
     def __init__(
@@ -149,146 +139,14 @@ class HFChatModel:
         log: Callable[[str], None] | None = None,
     ):
         settings = settings or HFSettings()
-        self.name, self.decoding, self.cfg = model, decoding or Decoding(), settings
-        self.log = log or log_.warning
         self.device = resolve_device(settings.device)
-        self.tok, self.model = _load(model, settings.dtype, self.device, quiet)
-        self.decoder_only = not self.model.config.is_encoder_decoder
-        self.pad_id = self.tok.pad_token_id if self.tok.pad_token_id is not None else self.tok.eos_token_id
-        if self.pad_id is None:
-            raise InputError(f"model {model!r}: the tokenizer has neither a pad nor an EOS token")
-        self._warned_cut = False
-        self._tokens: dict[str, tuple[int, ...]] = {}  # text -> ids (no special tokens)
-        if settings.chat_template and not getattr(self.tok, "chat_template", None):
-            raise InputError(f"model {model!r}: --chat-template given but the tokenizer has no chat template")
-        if not (settings.chat_template or settings.transcript):
-            self._warn_unknown_speakers()
-        if settings.transcript and not self.decoder_only:
-            raise InputError(f"model {model!r}: --transcript is for decoder-only (base) models")
-        self.prefix, _ = self._affixes()
-        eos = [self.tok.eos_token_id] if self.tok.eos_token_id is not None else []
-        self.suffix = self.tokenize(settings.speaker_tokens[1]) if self.decoder_only else eos
-        self.stop_ids = set(eos) | {self.pad_id} | self._single_ids(settings.speaker_tokens)
-        if settings.chat_template:  # chat models may end a turn with their own token (<|end|>, <|eot_id|>)
-            self.stop_ids |= _generation_eos(self.model)
-        if settings.transcript:  # a transcript turn ends at the line break
-            self.stop_ids |= _line_break_ids(self.tok)
+        tok, self.model = _load(model, settings.dtype, self.device, quiet)
+        config, gc = self.model.config, self.model.generation_config
+        super().__init__(model, tok, config, gc, decoding or Decoding(), settings, log=log)
         self._refill_decoder: RefillDecoder | None | bool = False  # False: not decided yet
         self.quiet = quiet
 
-    # -- encoding -------------------------------------------------------------------------------------------
-    def tokenize(self, text: str) -> list[int]:
-        if text not in self._tokens:
-            self._remember([text])
-        return list(self._tokens[text])
-
-    def _remember(self, texts: Sequence[str]) -> None:
-        """Tokenize ``texts`` in one call (the fast tokenizers batch them) into the cache."""
-        if not texts:
-            return
-        if len(self._tokens) > TOKEN_CACHE:
-            self._tokens.clear()
-        ids = self.tok(list(texts), add_special_tokens=False)["input_ids"]
-        self._tokens.update(zip(texts, map(tuple, ids), strict=True))
-
-    def _affixes(self) -> tuple[list[int], list[int]]:
-        """The ids the tokenizer adds before and after a text (BART: <s> ... </s>, GPT-2: nothing)."""
-        bare = self.tokenize("a")
-        full = list(self.tok("a")["input_ids"])
-        for i in range(len(full) - len(bare) + 1):
-            if full[i : i + len(bare)] == bare:
-                return full[:i], full[i + len(bare) :]
-        return [], []
-
-    def _single_ids(self, tokens: Sequence[str]) -> set[int]:
-        ids = set()
-        for t in tokens:
-            one = self.tokenize(t)
-            if len(one) == 1 and one[0] != self.tok.unk_token_id:
-                ids.add(one[0])
-        return ids
-
-    def _warn_unknown_speakers(self) -> None:
-        vocab = self.tok.get_vocab()
-        unknown = [t for t in self.cfg.speaker_tokens if t not in vocab]
-        if unknown:
-            self.log(
-                f"speaker token(s) {', '.join(unknown)} unknown to the tokenizer of "
-                f"{self.name!r}: the model was not fine-tuned with them "
-                "(set --speaker-tokens, or --chat-template for chat models)"
-            )
-
-    def encode(self, conv: Conversation) -> list[int]:
-        """Token ids of one conversation (speaker tokens, chat template or transcript), cut to the model's
-        length."""
-        if self.cfg.chat_template:
-            return self._fit(self._chat_ids(conv))
-        if self.cfg.transcript:
-            text = transcript_text(conv, self._cut)
-            return self._fit(self.prefix + list(self.tok(text, add_special_tokens=False)["input_ids"]))
-        return self._fit(self._render(conv, self.tokenize))
-
-    def _cut(self, text: str) -> str:
-        """``text`` cut to --utterance-max-tokens tokens (0: whole)."""
-        n = self.cfg.utterance_max_tokens
-        ids = self.tokenize(text)
-        return text if not n or len(ids) <= n else self.tok.decode(ids[:n])
-
-    def _render(self, conv: Conversation, tokenize: Callable[[str], list[int]]) -> list[int]:
-        return encode_ids(
-            conv,
-            tokenize,
-            speakers=self.cfg.speaker_tokens,
-            utterance_max_tokens=self.cfg.utterance_max_tokens,
-            prefix=self.prefix,
-            suffix=self.suffix,
-        )
-
-    def _chat_ids(self, conv: Conversation) -> list[int]:
-        try:
-            text = self.tok.apply_chat_template(
-                chat_messages(conv, self._cut, self.cfg.system_prompt),
-                tokenize=False,
-                add_generation_prompt=True,
-            )
-        except Exception as e:  # template errors are jinja exceptions of several types
-            raise InputError(f"model {self.name!r}: chat template failed: {e}") from None
-        return list(self.tok(text, add_special_tokens=False)["input_ids"])
-
-    def _fit(self, ids: list[int]) -> list[int]:
-        """Keep the prefix and the end of an input longer than the model accepts (rare for PersonaChat)."""
-        limit = getattr(self.model.config, "max_position_embeddings", None) or getattr(
-            self.model.config, "n_positions", None
-        )
-        if not limit:
-            return ids
-        room = limit - (self.decoding.max_new_tokens if self.decoder_only else 0)
-        if len(ids) <= room:
-            return ids
-        if not self._warned_cut:
-            self._warned_cut = True
-            self.log(f"inputs longer than the model's {limit} positions lose their start")
-        head = len(self.prefix)
-        return ids[:head] + ids[len(ids) - (room - head) :]
-
     # -- generation -----------------------------------------------------------------------------------------
-    def groups(self, items: Sequence[Item]) -> list[tuple[tuple[int, ...], list[str]]]:
-        """(distinct input ids, the item ids sharing it), sorted by input length."""
-        if not (self.cfg.chat_template or self.cfg.transcript):  # every text the rendering will tokenize
-            texts: dict[str, None] = {}
-
-            def record(text: str) -> list[int]:
-                texts[text] = None
-                return []
-
-            for _, conv in items:
-                self._render(conv, record)
-            self._remember([t for t in texts if t not in self._tokens])
-        groups: dict[tuple[int, ...], list[str]] = {}
-        for item_id, conv in items:
-            groups.setdefault(tuple(self.encode(conv)), []).append(item_id)
-        return sorted(groups.items(), key=lambda kv: (len(kv[0]), kv[0]))
-
     def plan(self, items: Sequence[Item]) -> list[list[tuple[tuple[int, ...], list[str]]]]:
         """Batches of :meth:`groups` for ``generate``; under greedy refill, the slices run one at a time."""
         size = self.cfg.batch_size * (SEGMENT_BATCHES if self._refill() is not None else 1)
@@ -380,14 +238,3 @@ class HFChatModel:
         if self.decoder_only:
             out = out[:, width:]
         return [self._decode(row.tolist()) for row in out]
-
-    def _decode(self, ids: list[int]) -> str:
-        if self.decoder_only:
-            for i, t in enumerate(ids):
-                if t in self.stop_ids:
-                    ids = ids[:i]
-                    break
-        text = self.tok.decode(ids, skip_special_tokens=True)
-        if self.cfg.transcript:  # the reply is the rest of the line (a stop token may hold text before it)
-            text = text.split("\n", 1)[0]
-        return " ".join(text.split())

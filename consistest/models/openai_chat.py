@@ -80,6 +80,11 @@ def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
     return f"chat-{EndpointSettings.from_options(options).system_prompt}"
 
 
+def engine_tag(name: str, options: Mapping[str, Any]) -> None:
+    """The server's engine is not ours to know (see ``registry``)."""
+    return None
+
+
 def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> OpenAIChatModel:
     return OpenAIChatModel(name, decoding, EndpointSettings.from_options(options))
 

@@ -1,12 +1,14 @@
-"""Chat model specs: ``hf:DIR_OR_ID`` (or a bare folder/hub id), ``baseline:NAME``, ``openai:NAME``; one
-backend module each.
+"""Chat model specs: ``hf:DIR_OR_ID`` (or a bare folder/hub id), ``baseline:NAME``, ``openai:NAME``,
+``ct2:DIR``; one backend module each.
 
 A backend module provides ``USES_DECODING`` (whether decoding settings apply), ``OPTIONS`` (the option
 names it reads, so a misspelt one is refused), ``settings(name, decoding,
 options)`` (what changes a reply; stored with runs, compared on resume; never loads anything),
 ``prompt_tag(name, options)`` (how conversations are rendered, for the signature's ``prompt:``; None when
-there is no rendering) and ``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one
-module plus one line here.
+there is no rendering), ``engine_tag(name, options)`` (the engine that computes the replies when it is not
+the model's own framework, e.g. ``ctranslate2-4.8.5-int8``, named in the signature's ``model:`` value; None
+for the others) and ``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one module
+plus one line here.
 
 ``parse_model_spec("hf:models/smollm2,temperature=1.3,do_sample=true,chat_template=true")`` reads a spec
 with its own decoding and backend options in one string (bot-bot conversations name several models).
@@ -27,6 +29,7 @@ from consistest.models.decoding import Decoding
 
 BACKENDS: dict[str, str] = {
     "baseline": "consistest.models.baselines",
+    "ct2": "consistest.models.ct2_chat",
     "hf": "consistest.models.hf_chat",
     "openai": "consistest.models.openai_chat",
 }
@@ -53,9 +56,12 @@ class ModelSpec:
 
     @property
     def name(self) -> str:
-        """The spec without a ``hf:`` prefix: what the signature calls the model."""
+        """The spec without a ``hf:`` prefix, with the engine when the backend names one
+        (``ct2:DIR[ctranslate2-4.8.5-int8]``): what the signature calls the model."""
         kind, rest = split_spec(self.spec)
-        return rest if kind == DEFAULT_BACKEND else self.spec
+        engine = backend(self.spec).engine_tag(rest, self.options)
+        name = rest if kind == DEFAULT_BACKEND else self.spec
+        return f"{name}[{engine}]" if engine else name
 
     @property
     def uses_decoding(self) -> bool:

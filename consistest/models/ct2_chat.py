@@ -1,0 +1,293 @@
+"""Chat models on CTranslate2 (``ct2:DIR``): a HF model converted by ``consistest models convert MODEL --to
+ct2 --out DIR`` (:mod:`consistest.models.ct2_convert`), run by a C++ inference engine on CPU or CUDA.
+
+Conversations become token ids exactly as for the HF backend (:class:`~consistest.models.hf_encoding.
+HFEncoding` with the tokenizer in ``DIR/hf``: speaker tokens, ``chat_template`` or ``transcript``), and
+replies are decoded the same way. Under greedy decoding each distinct input is generated once, in batches
+of ``batch_size`` inputs (or tokens, ``batch_type=tokens``) sorted by length and planned over all items,
+so a resumed run repeats the same batches; float32 replies equal the HF backend's (the tests check it on
+BART, T5, GPT-2 and a Llama chat model). Sampling runs one item at a time, each on a freshly started
+engine seeded from (seed, item id), so an item's text never depends on what ran before; beam search is
+CTranslate2's own. Generation-config settings that change greedy replies are carried over when the engine
+does the same thing (suppressed tokens, forced first and last tokens of seq2seq models,
+``no_repeat_ngram_size``, ``min_new_tokens``); any other is refused rather than silently dropped. The
+signature's model value names the engine, its version and the quantization:
+``ct2:DIR[ctranslate2-4.8.5-int8]``.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from consistest.core.errors import InputError
+from consistest.models.base import Chunk, Item
+from consistest.models.ct2_convert import COMPUTE_TYPES, HF_DIR, CT2Manifest, engine_version, read_manifest
+from consistest.models.decoding import Decoding
+from consistest.models.hf_chat import DEFAULT_BATCH_SIZE, DEVICES
+from consistest.models.hf_chat import prompt_tag as hf_prompt_tag
+from consistest.models.hf_encoding import Groups, HFEncoding
+from consistest.models.hf_loader import check_tokenizer, load_error
+from consistest.models.refill_support import NEUTRAL, eos_ids
+from consistest.models.rendering import DEFAULT_SPEAKERS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TRANSCRIPT
+
+USES_DECODING = True
+BatchType = Literal["examples", "tokens"]
+BATCH_TYPES: tuple[BatchType, ...] = get_args(BatchType)
+FLUSH_SECONDS = 2.0  # finished replies are handed over (appended, fsynced) at most this often
+
+
+@dataclass(frozen=True)
+class CT2Settings:
+    """How the engine runs (none of it changes a reply) and how conversations are rendered (as for HF)."""
+
+    device: str = "auto"
+    batch_size: int = DEFAULT_BATCH_SIZE  # inputs per batch (tokens per batch with batch_type=tokens)
+    batch_type: str = "examples"
+    threads: int = 0  # CPU threads; 0: $OMP_NUM_THREADS when set, else the CPUs this process may use
+    chat_template: bool = False
+    system_prompt: str = DEFAULT_SYSTEM_PROMPT
+    transcript: bool = False
+    speaker_tokens: tuple[str, str] = DEFAULT_SPEAKERS
+    utterance_max_tokens: int = 32
+
+    def __post_init__(self) -> None:
+        if self.device not in DEVICES:
+            raise InputError(f"unknown device {self.device!r}, expected one of {', '.join(DEVICES)}")
+        if self.batch_type not in BATCH_TYPES:
+            raise InputError(
+                f"expected one of {', '.join(BATCH_TYPES)}, got {self.batch_type!r}", field="batch_type"
+            )
+        if self.batch_size < 1:
+            raise InputError(f"must be at least 1, got {self.batch_size}", field="batch-size")
+        if self.threads < 0:
+            raise InputError(f"must be >= 0 (0: default), got {self.threads}", field="threads")
+        if self.utterance_max_tokens < 0:
+            raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
+        if self.transcript and self.chat_template:
+            raise InputError("--transcript and --chat-template exclude each other", field="transcript")
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> CT2Settings:
+        names = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in options.items() if k in names and v is not None}
+        if "speaker_tokens" in kw:
+            kw["speaker_tokens"] = tuple(kw["speaker_tokens"])
+        return cls(**kw)
+
+    def cpu_threads(self) -> int:
+        if self.threads:
+            return self.threads
+        env = os.environ.get("OMP_NUM_THREADS", "").strip()
+        if env.isdigit() and int(env) > 0:
+            return int(env)
+        return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+OPTIONS = frozenset(f.name for f in fields(CT2Settings))  # what a bot spec may set (ct2:DIR,threads=1)
+
+
+def _render_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    s = CT2Settings.from_options(options)
+    return {k: getattr(s, k) for k in ("chat_template", "system_prompt", "transcript", "speaker_tokens",
+                                      "utterance_max_tokens")}  # fmt: skip
+
+
+def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
+    """What changes a reply: rendering, engine version, quantization and decoding (not device, batching or
+    threads)."""
+    r = CT2Settings.from_options(options)
+    m = read_manifest(name)
+    return {
+        "speaker_tokens": list(r.speaker_tokens),
+        "utterance_max_tokens": r.utterance_max_tokens,
+        "chat_template": r.chat_template,
+        **({"system_prompt": r.system_prompt} if r.chat_template else {}),
+        **({"transcript": DEFAULT_TRANSCRIPT} if r.transcript else {}),
+        "engine": f"ctranslate2-{engine_version()}",
+        "quantization": m.quantization,
+        **decoding.settings(),
+    }
+
+
+def prompt_tag(name: str, options: Mapping[str, Any]) -> str:
+    """As for HF models: ``speakers``, ``chat-<system prompt>`` or ``transcript-v1``."""
+    return hf_prompt_tag(name, _render_options(options))
+
+
+def engine_tag(name: str, options: Mapping[str, Any]) -> str:
+    """``ctranslate2-4.8.5-int8``: the engine, its version and the quantization, for the signature."""
+    return f"ctranslate2-{engine_version()}-{read_manifest(name).quantization}"
+
+
+def load(name: str, decoding: Decoding, options: Mapping[str, Any], quiet: bool = False) -> CT2ChatModel:
+    return CT2ChatModel(name, decoding, CT2Settings.from_options(options), quiet=quiet)
+
+
+def generation_options(gc: Any, encoder_decoder: bool) -> dict[str, Any]:
+    """The generation config's settings that change greedy replies, as CTranslate2 arguments
+    (``suppress_ids``, ``forced_bos``, ``forced_eos``, ``no_repeat_ngram_size``, ``min_new_tokens``); a
+    setting the engine cannot reproduce raises InputError (HF would apply it, so replies would differ)."""
+    out: dict[str, Any] = {}
+    for name, neutral in NEUTRAL.items():
+        value = getattr(gc, name, None)
+        if value in neutral:
+            continue
+        if name == "suppress_tokens":
+            out["suppress_ids"] = [int(v) for v in value]
+        elif name == "no_repeat_ngram_size":
+            out["no_repeat_ngram_size"] = int(value)
+        elif name == "min_new_tokens":
+            out["min_new_tokens"] = int(value)
+        elif name == "forced_bos_token_id" and encoder_decoder:
+            out["forced_bos"] = int(value)
+        elif name == "forced_eos_token_id" and encoder_decoder:
+            out["forced_eos"] = True
+        else:
+            raise InputError(
+                f"the model's generation config sets {name}={value!r}, which the ct2 backend does not "
+                "reproduce; run it with the HF backend, or remove the setting from generation_config.json",
+                field="model",
+            )
+    return out
+
+
+def batches(groups: Groups, size: int, by_tokens: bool) -> list[Groups]:
+    """Consecutive slices of the length-sorted groups: ``size`` inputs each, or at most ``size`` tokens
+    (padded to the longest input; an input longer than ``size`` gets a batch of its own)."""
+    if not by_tokens:
+        return [groups[i : i + size] for i in range(0, len(groups), size)]
+    out: list[Groups] = []
+    for g in groups:
+        if out and (len(out[-1]) + 1) * len(g[0]) <= size:
+            out[-1].append(g)
+        else:
+            out.append([g])
+    return out
+
+
+class CT2ChatModel(HFEncoding):
+    """A CTranslate2 generator or translator as a ChatModel."""
+
+    def __init__(self, folder: str, decoding: Decoding | None = None, settings: CT2Settings | None = None,
+                 *, quiet: bool = False):  # fmt: skip
+        settings = settings or CT2Settings()
+        self.manifest: CT2Manifest = read_manifest(folder)
+        engine_version()
+        tok, config, gc = _hf_parts(folder)
+        super().__init__(folder, tok, config, gc, decoding or Decoding(), settings)
+        self.gen = generation_options(gc, not self.decoder_only)
+        self.start = _decoder_start(config, gc)
+        self.eos = sorted(self.stop_ids) if self.decoder_only else eos_ids(gc)
+        self.engine = self._engine(folder, settings)
+        self.quiet = quiet
+
+    def _engine(self, folder: str, s: CT2Settings) -> Any:
+        import ctranslate2
+
+        device = s.device
+        if device == "auto":
+            device = "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+        elif device == "cuda" and ctranslate2.get_cuda_device_count() == 0:
+            raise InputError(
+                "--device cuda was asked for but CTranslate2 sees no CUDA device", field="device"
+            )
+        kind = ctranslate2.Generator if self.decoder_only else ctranslate2.Translator
+        compute = COMPUTE_TYPES[self.manifest.quantization]
+        try:
+            return kind(str(folder), device=device, compute_type=compute, inter_threads=1,
+                        intra_threads=s.cpu_threads())  # fmt: skip
+        except (RuntimeError, ValueError) as e:
+            raise load_error(folder, "ct2 model", e) from None
+
+    # -- generation -----------------------------------------------------------------------------------------
+    def stream(self, items: Sequence[Item], skip: Set[str] = frozenset()) -> Iterator[Chunk]:
+        """Yield replies chunk by chunk for every item not in ``skip`` (planned over all ``items``)."""
+        if self.decoding.do_sample:
+            yield from self._stream_sampled(items, skip)
+            return
+        done: Chunk = []
+        last = time.monotonic()
+        for batch in batches(self.groups(items), self.cfg.batch_size, self.cfg.batch_type == "tokens"):
+            if all(i in skip for _, ids in batch for i in ids):
+                continue
+            texts = self.generate([list(ids) for ids, _ in batch])
+            done += [
+                (i, text) for (_, ids), text in zip(batch, texts, strict=True) for i in ids if i not in skip
+            ]
+            if time.monotonic() - last >= FLUSH_SECONDS:
+                yield done
+                done, last = [], time.monotonic()
+        if done:
+            yield done
+
+    def _stream_sampled(self, items: Sequence[Item], skip: Set[str]) -> Iterator[Chunk]:
+        """One item at a time, each on a freshly started engine: CTranslate2 seeds a worker thread's random
+        generator once, when the thread starts, so a seed set later would not reach it."""
+        import ctranslate2
+
+        for item_id, conv in items:
+            if item_id in skip:
+                continue
+            self.engine = None  # release the model before loading it again
+            ctranslate2.set_random_seed(random.Random(f"{self.decoding.seed}:{item_id}").getrandbits(31))
+            self.engine = self._engine(self.name, self.cfg)
+            yield [(item_id, self.generate([self.encode(conv)])[0])]
+
+    def generate(self, inputs: list[list[int]]) -> list[str]:
+        """The reply texts to one batch of encoded inputs."""
+        tokens = [self.tok.convert_ids_to_tokens(x) for x in inputs]
+        dec, gen = self.decoding, self.gen
+        kw: dict[str, Any] = dict(
+            max_batch_size=0, beam_size=dec.num_beams, end_token=self.eos or None, return_end_token=False,
+            no_repeat_ngram_size=gen.get("no_repeat_ngram_size", 0),
+        )  # fmt: skip
+        if dec.do_sample:
+            kw.update(sampling_topk=0, sampling_topp=dec.top_p, sampling_temperature=dec.temperature)
+        if gen.get("suppress_ids"):
+            kw["suppress_sequences"] = [[t] for t in self.tok.convert_ids_to_tokens(gen["suppress_ids"])]
+        if self.decoder_only:
+            res = self.engine.generate_batch(
+                tokens, max_length=dec.max_new_tokens, include_prompt_in_result=False,
+                min_length=gen.get("min_new_tokens", 0), **kw,
+            )  # fmt: skip
+            return [self._decode(r.sequences_ids[0]) for r in res]
+        prefix = None
+        if "forced_bos" in gen:
+            prefix = [[self.tok.convert_ids_to_tokens(gen["forced_bos"])]] * len(tokens)
+        longest = dec.max_new_tokens - (1 if gen.get("forced_eos") else 0)  # HF forces EOS as the last token
+        res = self.engine.translate_batch(tokens, prefix, max_decoding_length=max(longest, 1),
+                                          min_decoding_length=gen.get("min_new_tokens", 0),
+                                          max_input_length=0, **kw)  # fmt: skip
+        texts = []
+        for r in res:
+            ids = self.tok.convert_tokens_to_ids(r.hypotheses[0])[:longest]
+            texts.append(self._decode([self.start, *ids]))  # as generate's rows begin
+        return texts
+
+
+def _hf_parts(folder: str) -> tuple[Any, Any, Any]:
+    """Tokenizer, config and generation config saved beside the converted model."""
+    from transformers import AutoConfig, AutoTokenizer, GenerationConfig
+
+    hf = Path(folder).expanduser() / HF_DIR
+    try:
+        tok = AutoTokenizer.from_pretrained(hf)
+        config = AutoConfig.from_pretrained(hf)
+        gc = GenerationConfig.from_pretrained(hf) if (hf / "generation_config.json").is_file() else None
+    except Exception as e:  # OSError, ValueError... all mean "cannot load this"
+        raise load_error(str(folder), f"ct2 model ({HF_DIR}/)", e) from None
+    check_tokenizer(tok, str(folder))
+    return tok, config, gc or GenerationConfig.from_model_config(config)
+
+
+def _decoder_start(config: Any, gc: Any) -> int | None:
+    start = gc.decoder_start_token_id
+    if start is None:
+        start = getattr(config, "decoder_start_token_id", None)
+    return gc.bos_token_id if start is None else start
