@@ -47,6 +47,7 @@ def docs_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / ".hf-datasets"))
     return tmp_path
 
 
