@@ -40,6 +40,12 @@ def runnable(lang: str) -> list[Path]:
     return [p for p in doc_files() if mktestdocs.grab_code_blocks(p.read_text(), lang=lang)]
 
 
+def shell_pages() -> list:
+    """The README's quick start runs in the fast loop; the other pages' shell examples (several processes
+    each) are marked slow, and CI runs them all."""
+    return [p if p.name == "README.md" else pytest.param(p, marks=pytest.mark.slow) for p in runnable(BASH)]
+
+
 @pytest.fixture
 def docs_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh working folder, this interpreter's scripts first on PATH, nothing from the network."""
@@ -57,7 +63,7 @@ def test_the_readme_and_the_api_page_hold_runnable_examples():
     assert ROOT / "docs" / "reference" / "python-api.md" in runnable(PYTHON)
 
 
-@pytest.mark.parametrize("page", runnable(BASH), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("page", shell_pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_runnable_shell_examples(page: Path, docs_env: Path):
     mktestdocs.check_md_file(page, memory=True, lang=BASH)
 
