@@ -1,7 +1,7 @@
 """Pairs/s of the NLI stage: sorted + deduplicated batching (HFNLI) vs plain unsorted batching.
 
     .venv/bin/python benchmarks/scoring_nli.py                     # tiny config-built RoBERTa
-    .venv/bin/python benchmarks/scoring_nli.py --nli DIR --dataset /tmp/cz02 --responses FILE
+    .venv/bin/python benchmarks/scoring_nli.py --nli DIR --dataset data/built/consistest-02 --responses FILE
 
 Pairs come from a built dataset + responses (the premise/cleaned-response pairs the scorer would send),
 or, without them, synthetic pairs with realistic length spread and ~30% repeats.
