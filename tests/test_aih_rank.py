@@ -40,7 +40,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_converse(cfg, nli=OverlapNLI())
 
 
-@pytest.mark.parametrize("judge", ["paper", "ours"])
+@pytest.mark.parametrize("judge", ["paper", "hybrid"])
 def test_both_judges_recover_the_true_ranking(run_dir: Path, judge: str) -> None:
     report = rank(RankConfig(run=run_dir, judges=(judge,), n_boot=200, repetitions=300))
     j = report["judges"][judge]
@@ -54,8 +54,8 @@ def test_both_judges_recover_the_true_ranking(run_dir: Path, judge: str) -> None
 
 
 def test_stability_rises_with_the_number_of_conversations(run_dir: Path) -> None:
-    report = rank(RankConfig(run=run_dir, judges=("ours",), grid=(1, 2, 5, 10), n_boot=0, repetitions=500))
-    s = report["judges"]["ours"]["stability"]
+    report = rank(RankConfig(run=run_dir, judges=("hybrid",), grid=(1, 2, 5, 10), n_boot=0, repetitions=500))
+    s = report["judges"]["hybrid"]["stability"]
     assert s["grid"] == [1, 2, 5, 10, 12]  # the full 12 per pair is always the last point
     assert s["reference"] == TRUE_ORDER and s["reference_from"] == "full data"
     assert s["share"][0] < s["share"][2] < s["share"][3] + 1e-9
@@ -67,13 +67,13 @@ def test_stability_rises_with_the_number_of_conversations(run_dir: Path) -> None
 def test_a_reversed_reference_is_almost_never_met(run_dir: Path) -> None:
     cfg = RankConfig(
         run=run_dir,
-        judges=("ours",),
+        judges=("hybrid",),
         reference=tuple(reversed(TRUE_ORDER)),
         grid=(5,),
         n_boot=0,
         repetitions=200,
     )
-    s = rank(cfg)["judges"]["ours"]["stability"]
+    s = rank(cfg)["judges"]["hybrid"]["stability"]
     assert s["reference_from"] == "--reference" and max(s["share"]) < 0.05
 
 
@@ -131,7 +131,7 @@ def test_rank_cli_writes_the_report_folder(run_dir: Path, tmp_path: Path) -> Non
     res = run_cli("rank", run_dir, "--out", out, "--n-boot", "100", "--repetitions", "50", "-q")
     assert res.exit_code == 0, res.stderr
     assert "zero > low > high" in res.stdout and "consistest:v1|aih:1|" in res.stdout
-    assert "judges:paper,ours|tau:0.15|" in res.stdout
+    assert "judges:paper,hybrid|tau:0.15|" in res.stdout
     assert {p.name for p in out.iterdir()} == {"rank.json", "rank.md", "cij.png", "stability.png"}
     assert (out / "cij.png").read_bytes()[:4] == b"\x89PNG"
     assert json.loads((out / "rank.json").read_text())["judges"]["paper"]["ranking"] == TRUE_ORDER
@@ -219,7 +219,7 @@ def test_export_then_judged_gives_agreement(run_dir: Path, tmp_path: Path) -> No
     )
     human = json.loads(res.stdout)["human"]
     assert human["labelled"] == len(rows)
-    ours = next(a for a in human["agreement"] if a["judge"].startswith("ours"))
+    ours = next(a for a in human["agreement"] if a["judge"].startswith("hybrid"))
     assert ours["f1"] == 1.0 and ours["pearson"] == pytest.approx(1.0)
     assert human["by_bot"]["zero"]["human"] == 0.0
     again = run_cli(
@@ -241,11 +241,11 @@ def test_agreement_figures_by_hand() -> None:
     # tau 0.5: q0 only -> precision 1, recall 1/2, F1 2/3; Pearson of (1,0,0,0) with (1,0,0,1) = 1/sqrt(3)
     assert by["paper tau=0.5"]["f1"] == pytest.approx(2 / 3)
     assert by["paper tau=0.5"]["pearson"] == pytest.approx(3**-0.5)
-    assert by["ours (score < 0.5)"]["f1"] == 1.0
+    assert by["hybrid (score < 0.5)"]["f1"] == 1.0
     assert out["human_rate"] == 0.5 and out["by_bot"]["b"]["paper tau=0.15"] == 0.5
 
 
 def test_run_rank_without_output_folder_writes_nothing(run_dir: Path, tmp_path: Path) -> None:
     report = run_rank(RankConfig(run=run_dir, n_boot=0, repetitions=10), RankOutputs(out=None, quiet=True))
-    assert report["judges"]["ours"]["ranking"] == TRUE_ORDER
+    assert report["judges"]["hybrid"]["ranking"] == TRUE_ORDER
     assert not (run_dir / "rank").exists()

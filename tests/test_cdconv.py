@@ -186,7 +186,7 @@ def test_table4_figures_by_hand() -> None:
 def test_tiny_detector_trains_resumes_and_predicts(tmp_path: Path, method: str) -> None:
     data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(48))
     out = tmp_path / method
-    args = ["train-detector", "--method", method, "--data", str(data), "--test", str(DECODE_STYLE)]
+    args = ["train-detector", "--architecture", method, "--data", str(data), "--test", str(DECODE_STYLE)]
     args += [
         "--out",
         str(out),
@@ -233,7 +233,7 @@ def test_nli_first_stage(tmp_path: Path) -> None:
             for i in range(20)
         ],
     )
-    args = ["train-detector", "--method", "flatten", "--data", str(data), "--nli-stage", str(nli)]
+    args = ["train-detector", "--architecture", "flatten", "--data", str(data), "--nli-stage", str(nli)]
     res = CliRunner().invoke(
         main, [*args, "--out", str(tmp_path / "m"), "--base", "scratch-1x32", "--epochs", "1", "-q"]
     )

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from consistest.cli.deprecation import AliasedChoice, deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import format_option, n_boot_option, nli_options
 from consistest.models.hf_chat import DEVICES, DTYPES
@@ -129,7 +130,13 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
 
 @click.command("rank")
 @click.argument("rundir", type=click.Path(path_type=Path))
-@click.option("--judge", type=click.Choice(["both", "paper", "ours"]), default="both", show_default=True)
+@click.option(
+    "--judge",
+    type=AliasedChoice(["both", "paper", "hybrid"], {"ours": "hybrid"}, "--judge"),
+    default="both",
+    show_default=True,
+    help="paper: NLI on (utterance, answer); hybrid: the ConsisTest hybrid with the entity as the truth.",
+)
 @click.option(
     "--tau", type=float, default=0.15, show_default=True, help="Paper judge: P(contradiction) > tau."
 )
@@ -142,7 +149,10 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
 )
 @click.option("--repetitions", type=int, default=1000, show_default=True)
 @n_boot_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap and subsampling seed.")
+@deprecated_alias("--seed", "--boot-seed")
+@click.option(
+    "--boot-seed", "seed", type=int, default=0, show_default=True, help="Bootstrap and subsampling seed."
+)
 @format_option
 @click.option(
     "--out",
@@ -183,7 +193,7 @@ def rank(rundir: Path, judge: str, reference: str | None, subsample: str, taus: 
         tau_grid = tuple(float(x) for x in _names(taus, ","))
     except ValueError:
         raise InputError("expected comma-separated numbers", field="subsample/taus") from None
-    judges = ("paper", "ours") if judge == "both" else (judge,)
+    judges = ("paper", "hybrid") if judge == "both" else (judge,)
     cfg = RankConfig(run=rundir, judges=judges, reference=_names(reference, ">"), grid=grid, taus=tau_grid,
                      **kw)  # fmt: skip
     outputs = RankOutputs(out=out or rundir / "rank", plots=not no_plots, export_for_judges=export_for_judges,

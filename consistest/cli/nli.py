@@ -6,6 +6,7 @@ import json
 
 import click
 
+from consistest.cli.deprecation import deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import n_boot_option, nli_options
 
@@ -273,7 +274,8 @@ def train_guard(
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--batch-size", type=int, default=32, show_default=True)
 @click.option("--device", default="cpu", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@deprecated_alias("--seed", "--boot-seed")
+@click.option("--boot-seed", "seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
 @quiet_option
 @handle_errors

@@ -65,19 +65,19 @@ def signature_differences(signatures: Sequence[str]) -> dict[str, list[str | Non
 
 
 def compare_runs(
-    rundirs: Sequence[str | Path], *, seed: int = 0, n_boot: int = N_BOOT, force: bool = False
+    rundirs: Sequence[str | Path], *, seed: int = 0, n_boot: int = N_BOOT, allow_different_data: bool = False
 ) -> dict[str, Any]:
     """Every run against the first, on the items every run decided: per figure, each run's mean over
     those items, their number, and the paired difference to run 1. Runs on different data are refused
-    unless ``force``; any other signature difference becomes a warning."""
+    unless ``allow_different_data``; any other signature difference becomes a warning."""
     if len(rundirs) < 2:
         raise InputError("compare needs at least two run directories")
     runs = [load_run(d) for d in rundirs]
     diffs = signature_differences([r.signature for r in runs])
-    if "data" in diffs and not force:
+    if "data" in diffs and not allow_different_data:
         raise InputError(
             f"runs were scored on different datasets (data: {', '.join(map(str, diffs['data']))}); "
-            "their numbers are not comparable (--force compares the shared ids anyway)"
+            "their numbers are not comparable (--allow-different-data compares the shared ids anyway)"
         )
     warnings = [
         f"runs differ in {k}: "
