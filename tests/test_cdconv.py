@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.cdconv import detect_layout, read_cdconv, read_examples
-from consistest.data.decode import make_example, read_decode
+from consistest.data.decode_reader import make_example, read_decode
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.report import detector_metrics
 from consistest.tasks.cdconv.train import split_of

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from consistest.cli.main import main
 from consistest.core.errors import InputError
-from consistest.data.decode import make_example, read_decode
+from consistest.data.decode_reader import make_example, read_decode
 from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
 from consistest.tasks.cdconv.pairwise import PairSettings, decide, example_pairs, pick_tau
 from consistest.tasks.cdconv.report import figures_with_intervals, point_figures

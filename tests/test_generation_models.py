@@ -14,8 +14,8 @@ from consistest.models.base import replies
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
 from consistest.models.rendering import system_message
+from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.prompts import VARIANTS, conversation
-from consistest.tasks.consistest.respond import RespondConfig, respond
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 

@@ -14,9 +14,9 @@ from consistest.data.dataset_dir import samples_hash, write_samples
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
 from consistest.models.rendering import chat_messages, session_prompt_tag, transcript_text
+from consistest.tasks.consistest.generation import RespondConfig
 from consistest.tasks.consistest.prompts import conversation, removed_turn_starts
 from consistest.tasks.consistest.report import distance_curve, summarize
-from consistest.tasks.consistest.respond import RespondConfig
 from tests.helpers import run_cli
 
 TURNS = (Turn("user", "hi"), Turn("assistant", "i ski ."), Turn("user", "hello again"), Turn("user", "q ?"))

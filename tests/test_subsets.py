@@ -11,7 +11,7 @@ import pytest
 
 from consistest.core.records import Sample
 from consistest.models.registry import ModelSpec
-from consistest.tasks.consistest.respond import RespondConfig
+from consistest.tasks.consistest.generation import RespondConfig
 from consistest.tasks.consistest.subsets import allocate, stratified_sample
 from tests.helpers import run_cli
 

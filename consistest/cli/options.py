@@ -106,7 +106,7 @@ def pop_respond_config(kwargs: dict[str, Any]) -> Any:
     from consistest.models.decoding import Decoding
     from consistest.models.registry import ModelSpec
     from consistest.models.rendering import parse_speakers
-    from consistest.tasks.consistest.respond import RespondConfig
+    from consistest.tasks.consistest.generation import RespondConfig
 
     spec = kwargs.pop("model", None)
     decoding = {_key(d): kwargs.pop(_key(d)) for d, _ in DECODING_OPTIONS}

@@ -15,7 +15,7 @@ from typing import Any
 from consistest.core.errors import InputError
 from consistest.core.io import read_jsonl
 from consistest.core.records import DialogueExample
-from consistest.data.decode import make_example, parse_label, read_decode
+from consistest.data.decode_reader import make_example, parse_label, read_decode
 
 # CDConv's trigger methods (``method``) in English.
 CDCONV_TRIGGERS: dict[str, str] = {
