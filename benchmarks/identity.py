@@ -115,7 +115,8 @@ def run_all(run: Runner, models: Path, new_names: bool) -> None:
         run(f"score-demo-{b}", "score", "--dataset", "demo", "--model", f"baseline:{b}", "--nli", "none",
             "--out", f"runs/demo-{b}", *boot, Q)  # fmt: skip
     run("score-demo-retrieval-nli-plus", "score", "--dataset", "demo", "--model", "baseline:retrieval",
-        "--nli", M / "nli", "--method", "plus", "--out", "runs/demo-nli-plus", *boot, Q)  # fmt: skip
+        "--nli", M / "nli", "--method", "plus", "--out", "runs/demo-retrieval-nli-plus", *boot,
+        Q)  # fmt: skip
     run("score-c02-oracle", "score", "--dataset", "c02", "--model", "baseline:oracle", "--nli", "none",
         "--out", "runs/c02-oracle", *boot, "--format", "json", Q)  # fmt: skip
     run("score-c02p-oracle", "score", "--dataset", "c02p", "--model", "baseline:oracle", "--nli", "none",

@@ -17,6 +17,7 @@ from consistest.cli.options import (
     nli_options,
     pop_respond_config,
 )
+from consistest.tasks.consistest.methods import METHODS
 from consistest.tasks.consistest.trigger_config import CONFIGS
 
 
@@ -47,7 +48,7 @@ from consistest.tasks.consistest.trigger_config import CONFIGS
 )
 @click.option(
     "--method",
-    type=click.Choice(["paper", "plus"]),
+    type=click.Choice(tuple(METHODS)),
     default="paper",
     show_default=True,
     help="paper: the published hybrid; plus: with the improved rules (consistest agree measures both).",
