@@ -11,11 +11,14 @@ command's stdout is kept in OUT/stdout/<step>.txt (stderr is not compared: progr
 deprecation lines go there). The real data is read from ../shared/data (or $CONSISTEST_SHARED/data).
 
 Old option names are used where a rename kept them (``build --format``, ``compare --seed/--force``,
-``train-detector --method``, ``rank --judge ours``): they must still give the same outputs; the new names
-are run too where the tree has them, and must give the same bytes as the old.
+``train-detector --method``, ``rank --judge ours``): they must still give the same outputs; ``--new-names``
+runs the new names instead (a tree after issue 22), which must give the same bytes as the old.
 
 The script itself leaves out what differs between any two runs: lock files (a process id) and trained
-weights. Files that differ before and after issue 22, on purpose (no number in them changed):
+weights. Two files record durations and differ between any two runs: ``det-pair/training.json`` and
+``det-pair/pair/checkpoints/epoch-1/state.json`` (``seconds``); compare them without that line.
+
+Files that differ before and after issue 22, on purpose (no number in them changed):
 
 - ``aih/rank/rank.json``, ``rank.md``, ``aih-rank-judge/*``, ``stdout/rank*.txt``: AIH's judge ``ours`` is
   called ``hybrid`` (the report's key, label and signature part ``judges:paper,hybrid``); its draws keep
@@ -55,7 +58,8 @@ def build_models(models: Path) -> None:
 
 
 def excerpts(out: Path) -> None:
-    """Small inputs cut from the shared files: 25 ConsisTest dialogues, 12 ConvAI2 dialogues, 300 SNLI."""
+    """Small inputs: 25 ConsisTest dialogues and 12 ConvAI2 dialogues cut from the shared files, and the
+    labelled replies and dialogues of tests/data."""
     dialogues = json.loads((SHARED / "personachat" / "consistest_valid.json").read_text(encoding="utf-8"))
     part = dict(list(dialogues.items())[:25])
     (out / "inputs").mkdir(parents=True)
@@ -68,6 +72,8 @@ def excerpts(out: Path) -> None:
                 break
         lines.append(line)
     (out / "inputs" / "convai2-12.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for name in ("agree_dev.jsonl", "decode_style.jsonl"):  # copied: outputs name their inputs' paths
+        shutil.copy(ROOT / "tests" / "data" / name, out / "inputs" / name)
 
 
 class Runner:
@@ -138,10 +144,10 @@ def run_all(run: Runner, models: Path, new_names: bool) -> None:
     run(
         "compare-force", "compare", "runs/c02-oracle", "runs/c02p-oracle", force, *boot, "--format", "json", Q
     )
-    run("agree", "agree", "--dataset", "c02", "--labels", f"dev={ROOT / 'tests/data/agree_dev.jsonl'}",
+    run("agree", "agree", "--dataset", "c02", "--labels", "dev=inputs/agree_dev.jsonl",
         "--nli", M / "nli", "--ablation", *boot, "--format", "json", Q)  # fmt: skip
     arch = "--architecture" if new_names else "--method"
-    decode_style = ROOT / "tests/data/decode_style.jsonl"
+    decode_style = "inputs/decode_style.jsonl"
     run("train-detector-nli-pairs", "train-detector", arch, "nli-pairs", "--nli", M / "nli", "--data",
         decode_style, "--out", "det-nli", "--threads", "1", Q)  # fmt: skip
     run("detect-nli-pairs", "detect", "--detector", "det-nli", "--data", decode_style, "--out",

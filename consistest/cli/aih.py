@@ -10,9 +10,10 @@ import click
 
 from consistest.cli.deprecation import AliasedChoice, deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import format_option, n_boot_option, nli_options
-from consistest.models.hf_chat import DEVICES, DTYPES
+from consistest.cli.options import format_option, n_boot_option, nli_options, some_model_options
 
+# The backend options every bot gets unless its spec says otherwise (NAME=SPEC,key=value).
+BACKEND_KEYS = ("device", "dtype", "batch_size", "chat_template", "system_prompt", "concurrency", "api_base")
 BOT_HELP = (
     "A bot: NAME=SPEC[,key=value...], SPEC as for --model (hf:DIR, openai:NAME, baseline:persona-bot:P); "
     "keys: max_new_tokens, do_sample, temperature, top_p, num_beams, seed, persona=false, and backend "
@@ -45,18 +46,9 @@ BOT_HELP = (
     help="The partner's first utterance: 'hello', or a dialogue's first user utterance.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Personas, inquiries and sampling.")
-@click.option("--max-new-tokens", type=int, default=40, show_default=True)
-@click.option(
-    "--top-p", type=float, default=0.9, show_default=True, help="Nucleus sampling (the paper's 0.9)."
-)
-@click.option("--temperature", type=float, default=1.0, show_default=True)
+@some_model_options(("max_new_tokens", "top_p", "temperature"), {"max_new_tokens": 40, "top_p": 0.9})
 @click.option("--greedy", is_flag=True, help="Greedy decoding for every bot (per bot: do_sample=false).")
-@click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
-@click.option("--dtype", type=click.Choice(DTYPES), default="auto", show_default=True)
-@click.option("--batch-size", type=int, default=32, show_default=True)
-@click.option("--chat-template", is_flag=True, help="Render HF bots with their chat template.")
-@click.option("--concurrency", type=int, default=None, help="Requests in flight, for endpoint bots.")
-@click.option("--api-base", default=None, help="OpenAI-compatible endpoint URL for openai: bots.")
+@some_model_options(BACKEND_KEYS)
 @click.option(
     "--inquirer",
     type=click.Choice(["rules", "neural", "statements"]),
@@ -97,8 +89,7 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
         top_p=kw.pop("top_p"),
         seed=kw["seed"],
     )
-    backend_keys = ("device", "dtype", "batch_size", "chat_template", "concurrency", "api_base")
-    options = {k: kw.pop(k) for k in backend_keys}
+    options = {k: kw.pop(k) for k in BACKEND_KEYS}
     options = {k: v for k, v in options.items() if v is not None and v is not False}
     bots = bots_from_options(bot_specs, bots_file, decoding, options)
     if kw.pop("no_persona"):
