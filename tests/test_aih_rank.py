@@ -15,7 +15,7 @@ from consistest.tasks.aih.config import ConverseConfig, parse_bot
 from consistest.tasks.aih.converse import run_converse
 from consistest.tasks.aih.human import agreement
 from consistest.tasks.aih.outputs import RankOutputs, run_rank
-from consistest.tasks.aih.rank import RankConfig, load_run, rank
+from consistest.tasks.aih.rank import RankConfig, load_converse_run, rank
 from tests.aih_fixtures import OverlapNLI, write_personas
 from tests.helpers import run_cli
 
@@ -88,7 +88,7 @@ def test_report_counts_inquiries_per_conversation(run_dir: Path) -> None:
     assert zero["conversations"] == 24  # 12 with each of the two partners
     assert zero["inquiries_per_conversation"] == pytest.approx(zero["inquiries"] / 24)
     assert zero["contradictions_per_conversation"] == 0.0
-    run = load_run(run_dir)
+    run = load_converse_run(run_dir)
     assert report["inquiries"] == len(run.inquiries) > 0
 
 
@@ -193,7 +193,7 @@ def test_export_then_judged_gives_agreement(run_dir: Path, tmp_path: Path) -> No
     assert list(rows[0]) == ["id", "utterance", "question", "answer", "label"]
     assert all("high" not in r["id"] and r["label"] == "" for r in rows)
     # people label by the answer's numbers and names: a consistent answer repeats the utterance's words
-    by_text = {(q["utterance"], q["question"], q["answer"]): q for q in load_run(run_dir).inquiries}
+    by_text = {(q["utterance"], q["question"], q["answer"]): q for q in load_converse_run(run_dir).inquiries}
     for r in rows:
         q = by_text[(r["utterance"], r["question"], r["answer"])]
         r["label"] = "contradiction" if q["ours_score"] == 0 else "consistent"

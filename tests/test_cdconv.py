@@ -14,10 +14,10 @@ from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.cdconv import detect_layout, read_cdconv, read_examples
 from consistest.data.decode_reader import make_example, read_decode
+from consistest.tasks.cdconv.detector import STAGES, Stage, decide, stage_label, view
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.report import detector_metrics
 from consistest.tasks.cdconv.train import split_of
-from consistest.training.detector import STAGES, Stage, decide, stage_label, view
 
 DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"
 U1, B1, U2, B2 = "你喜欢狗吗？", "喜欢，我养了一只狗", "你不喜欢狗吗？", "我从来没养过狗"

@@ -123,7 +123,7 @@ def test_eval_nli_seed_is_boot_seed(tmp_path: Path) -> None:
 def test_old_stored_names_still_read(tmp_path: Path) -> None:
     """A detector.json written before the rename says ``method``; RankConfig takes the judge ``ours``."""
     from consistest.tasks.aih.rank import RankConfig
-    from consistest.training.detector import Detector, architecture_of
+    from consistest.tasks.cdconv.detector import Detector, architecture_of
 
     (tmp_path / "pair").mkdir()
     (tmp_path / "pair" / "config.json").write_text("{}")

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from consistest.cli.main import main
 from consistest.data.dialogues import read_dialogues
-from consistest.training.detector_data import DetectorPairsConfig, make_detector_examples
+from consistest.tasks.cdconv.detector_data import DetectorPairsConfig, make_detector_examples
 
 PROF = "['i', 'has_profession', '{}']"
 

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from consistest.data.dialogues import read_dialogues
-from consistest.training.nli_build import PROBE_SPLITS, probe_rows, states_object
+from consistest.tasks.guard.pairs_build import PROBE_SPLITS, probe_rows, states_object
 from consistest.training.nli_pairs import LABELS, Sentence, make_pairs, persona_texts
 from consistest.training.nli_relations import SINGLE_VALUED
 from consistest.training.nli_synth import (

@@ -193,7 +193,7 @@ def detect(fmt: str, quiet: bool, **opts) -> None:
 @handle_errors
 def detector_pairs(quiet: bool, **opts) -> None:
     """Synthesise English detector examples (history, intra, role, real and repeated negatives)."""
-    from consistest.training.detector_data import DetectorPairsConfig, build_detector_pairs
+    from consistest.tasks.cdconv.detector_data import DetectorPairsConfig, build_detector_pairs
 
     stats = build_detector_pairs(DetectorPairsConfig(quiet=quiet, **opts))
     click.echo(json.dumps(stats["counts"], sort_keys=True))

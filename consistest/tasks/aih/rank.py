@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import read_json, read_jsonl
+from consistest.core.io import read_jsonl
+from consistest.core.rundir import read_manifest
 from consistest.core.signature import make_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
 from consistest.tasks.aih import stats
@@ -69,13 +70,13 @@ class Run:
         return sorted(self.info["settings"]["bots"])
 
 
-def load_run(path: Path) -> Run:
+def load_converse_run(path: Path) -> Run:
     """Read a run directory written by ``consistest converse`` (complete, judged)."""
     info_path = Path(path) / RUN_FILE
     if not info_path.is_file():
         raise InputError(f"no {RUN_FILE}: not a consistest converse run directory", path=str(path))
-    info = read_json(info_path)
-    if not isinstance(info, dict) or not info.get("complete"):
+    info = read_manifest(info_path)
+    if not info.get("complete"):
         raise InputError("the run is not complete; run consistest converse again to finish it",
                          path=str(path))  # fmt: skip
     convs = _unique(Path(path) / CONVERSATIONS_FILE, ("id", "partner", "bot"))
@@ -146,7 +147,7 @@ def signature(run: Run, cfg: RankConfig) -> str:
 
 def rank(cfg: RankConfig, run: Run | None = None) -> dict[str, Any]:
     """The report of a run: per judge the matrices, ranking, tests and stability."""
-    run = run or load_run(cfg.run)
+    run = run or load_converse_run(cfg.run)
     bots = run.bots
     unknown = sorted(set(cfg.reference) - set(bots))
     if unknown or (cfg.reference and sorted(cfg.reference) != bots):

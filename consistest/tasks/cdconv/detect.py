@@ -10,8 +10,9 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl, read_json
+from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
+from consistest.core.rundir import read_manifest
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import DETECT_MARK, guard_predictions, warn_training_overlap
 from consistest.tasks.cdconv.report import by_group, detector_metrics, figures_with_intervals
@@ -139,18 +140,18 @@ def _counts(values: Sequence[str]) -> dict[str, int]:
 
 
 def _detector_info(directory: str) -> dict[str, Any]:
-    from consistest.training.detector import DETECTOR_FILE
+    from consistest.tasks.cdconv.detector import DETECTOR_FILE
 
     path = Path(directory) / DETECTOR_FILE
     if not path.is_file():
         raise InputError(
             f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=directory
         )
+    from consistest.tasks.cdconv.detector import Detector, architecture_of
     from consistest.tasks.cdconv.pairwise import ARCHITECTURE as PAIRS
-    from consistest.training.detector import Detector, architecture_of
 
-    info = read_json(path)
-    if not (isinstance(info, dict) and architecture_of(info) == PAIRS):  # nli-pairs: the guard, no stages
+    info = read_manifest(path)
+    if architecture_of(info) != PAIRS:  # nli-pairs: the guard, no stages
         info = Detector.read_info(Path(directory))
     if "signature" not in info:
         raise InputError("missing field", path=str(path), field="signature")
@@ -163,10 +164,10 @@ UNKNOWN_SHARE = 0.5  # above this share of unknown words a detector judges text 
 def warn_unknown_text(directory: str, examples: Sequence[DialogueExample]) -> None:
     """Warn when most words of the dialogues are not in the detector's vocabulary (English text for a
     detector trained on Chinese): its predictions then say little."""
+    from consistest.tasks.cdconv.detector import DETECTOR_FILE, Detector, architecture_of
     from consistest.tasks.cdconv.pairwise import ARCHITECTURE as PAIRS
-    from consistest.training.detector import DETECTOR_FILE, Detector, architecture_of
 
-    if architecture_of(read_json(Path(directory) / DETECTOR_FILE)) == PAIRS:
+    if architecture_of(read_manifest(Path(directory) / DETECTOR_FILE)) == PAIRS:
         return  # the guard's English vocabulary, no trained stage
     share = Detector.unknown_share(directory, [t for ex in examples[:2000] for t in ex.turns])
     if share > UNKNOWN_SHARE:

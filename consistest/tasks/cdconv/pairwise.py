@@ -23,9 +23,9 @@ from typing import Any, Literal, get_args
 from consistest.core.errors import InputError
 from consistest.core.io import read_json
 from consistest.core.records import DialogueExample
-from consistest.metrics.clean import split_sentences
+from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
-from consistest.training.detector import DETECTOR_FILE, Prediction
+from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction
 
 ARCHITECTURE = "nli-pairs"
 Source = Literal["history", "persona", "intra"]
@@ -48,7 +48,7 @@ class PairSettings:
 
 
 def _parts(text: str, unit: Unit) -> list[str]:
-    parts = split_sentences(text) if unit == "sentence" else [text]
+    parts = reply_sentences(text) if unit == "sentence" else [text]
     return [p.strip() for p in parts if any(c.isalnum() for c in p)] or ([text] if text.strip() else [])
 
 
@@ -201,7 +201,7 @@ def load_detector(
 ):
     """A trained detector or a calibrated ``nli-pairs`` one, by the architecture its ``detector.json``
     names."""
-    from consistest.training.detector import Detector, architecture_of
+    from consistest.tasks.cdconv.detector import Detector, architecture_of
 
     spec = Path(directory) / DETECTOR_FILE
     if not spec.is_file():

@@ -13,11 +13,11 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
+from consistest.tasks.cdconv import detector as det
 from consistest.tasks.cdconv import pairwise as pw
 from consistest.tasks.cdconv.detect import evaluate_sets
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import training_dir
-from consistest.training import detector as det
 from consistest.training.loop import fit
 from consistest.training.nli_data import NLIExample, read_nli_file
 

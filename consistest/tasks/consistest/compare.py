@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import read_json, read_jsonl
+from consistest.core.io import read_jsonl
 from consistest.core.records import ScoredItem
-from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE
+from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, read_manifest
 from consistest.core.signature import parse_signature
 from consistest.core.stats import N_BOOT, enough_for_interval, paired_bootstrap, too_few_text
-from consistest.tasks.consistest.report import figure_groups, format_table, pct
+from consistest.core.table import format_table, pct
+from consistest.tasks.consistest.report import figure_groups
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Run:
         return str(self.summary.get("signature", ""))
 
 
-def load_run(rundir: str | Path) -> Run:
+def load_scored_run(rundir: str | Path) -> Run:
     """A run directory's scored items (by id) and summary; a malformed line is a one-line error."""
     rundir = Path(rundir)
     if not rundir.is_dir():
@@ -43,9 +44,7 @@ def load_run(rundir: str | Path) -> Run:
                 "missing", path=str(rundir / SCORES_FILE), record=f"line {lineno}", field=missing[0]
             )
         items[obj["id"]] = ScoredItem.from_dict(obj)
-    summary = read_json(rundir / SUMMARY_FILE)
-    if not isinstance(summary, dict) or "signature" not in summary:
-        raise InputError("expected a JSON object with a signature", path=str(rundir / SUMMARY_FILE))
+    summary = read_manifest(rundir / SUMMARY_FILE, required=("signature",))
     return Run(str(rundir), items, summary)
 
 
@@ -72,7 +71,7 @@ def compare_runs(
     unless ``allow_different_data``; any other signature difference becomes a warning."""
     if len(rundirs) < 2:
         raise InputError("compare needs at least two run directories")
-    runs = [load_run(d) for d in rundirs]
+    runs = [load_scored_run(d) for d in rundirs]
     diffs = signature_differences([r.signature for r in runs])
     if "data" in diffs and not allow_different_data:
         raise InputError(
@@ -135,7 +134,7 @@ def plot_comparison(
 
     curves = []
     for k, d in enumerate(rundirs, start=1):
-        run = load_run(d)
+        run = load_scored_run(d)
         model = parse_signature(run.signature).get("model")
         label = f"run{k} " + (model_label(model) if model else Path(run.dir).name)
         curves.append((label, distance_curve(list(run.items.values()), seed=seed, n_boot=n_boot)))

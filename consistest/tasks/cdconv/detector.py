@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, read_json
+from consistest.core.io import atomic_write_json
 from consistest.core.records import DETECTOR_LABELS, DialogueExample
+from consistest.core.rundir import read_manifest
 from consistest.training.nli_data import NLIExample
 
 Architecture = Literal["pair", "flatten", "hierarchical"]
@@ -268,9 +269,7 @@ class Detector:
         spec = Path(directory) / DETECTOR_FILE
         if not spec.is_file():
             raise InputError(f"not a trained detector (no {DETECTOR_FILE})", path=str(directory))
-        info = read_json(spec)
-        if not isinstance(info, dict):
-            raise InputError("expected a JSON object", path=str(spec))
+        info = read_manifest(spec)
         if (arch := architecture_of(info)) not in STAGES:
             got = repr(arch) if arch is not None else "nothing"
             raise InputError(
