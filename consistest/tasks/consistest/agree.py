@@ -46,7 +46,6 @@ from consistest.tasks.consistest.agree_report import render_agreement
 from consistest.tasks.consistest.methods import METHODS, judge_replies
 
 __all__ = ["AgreeConfig", "AgreeResult", "SplitResult", "render_agreement", "run_agree"]
-HYBRIDS = tuple(f"Hybrid ({name})" for name in METHODS)  # one row per registered scoring method
 REFERENCE, IMPROVED = "Hybrid (paper)", "Hybrid (plus)"  # the headline difference: plus - paper
 
 
@@ -207,7 +206,8 @@ def _run_split(
             [noshort[i] for i in idx],
         )
         by_model[model] = {"Human": human_row(pick[0], pick[1])} | {
-            name: full_row([scores[name][i] for i in idx], *pick, boot, f"{model}:{name}") for name in HYBRIDS
+            name: full_row([scores[name][i] for i in idx], *pick, boot, f"{model}:{name}")
+            for name in (f"Hybrid ({m})" for m in METHODS)  # one row per registered scoring method
         }
     counts = {
         "all": len(labels),
