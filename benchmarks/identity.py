@@ -15,8 +15,8 @@ Old option names are used where a rename kept them (``build --format``, ``compar
 runs the new names instead (a tree after issue 22), which must give the same bytes as the old.
 
 The script itself leaves out what differs between any two runs: lock files (a process id) and trained
-weights. Two files record durations and differ between any two runs: ``det-pair/training.json`` and
-``det-pair/pair/checkpoints/epoch-1/state.json`` (``seconds``); compare them without that line.
+weights. Three files record durations (``"seconds"``) and may differ between any two runs:
+``det-pair/training.json``, ``det-pair/metrics.json`` and ``det-pair/pair/checkpoints/epoch-1/state.json``.
 
 Files that differ before and after issue 22, on purpose (no number in them changed):
 
