@@ -52,6 +52,7 @@ class Recording:
         yield from self.inner.stream(items, skip)
 
 
+@pytest.mark.slow
 def test_a_delayed_inquiry_asks_the_same_question_later(tmp_path: Path) -> None:
     Recording.seen = {}
     extra = {
@@ -96,6 +97,7 @@ class CrashAfter(Recording):
             yield chunk
 
 
+@pytest.mark.slow
 def test_a_crashed_delayed_run_resumes_to_the_clean_files(tmp_path: Path) -> None:
     clean = run_converse(config(tmp_path, "clean"))
     crashy = config(
@@ -116,6 +118,7 @@ def test_bad_delays_are_refused(tmp_path: Path, delays, message) -> None:
         config(tmp_path, inquiry_delays=delays)
 
 
+@pytest.mark.slow
 def test_rank_reports_the_rate_by_delay_on_shared_utterances(tmp_path: Path) -> None:
     run = run_converse(config(tmp_path, conversations=6))
     report = rank(RankConfig(run=run, judges=("hybrid",), n_boot=200, repetitions=50))

@@ -40,6 +40,7 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_converse(cfg, nli=OverlapNLI())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("judge", ["paper", "hybrid"])
 def test_both_judges_recover_the_true_ranking(run_dir: Path, judge: str) -> None:
     report = rank(RankConfig(run=run_dir, judges=(judge,), n_boot=200, repetitions=300))
@@ -126,6 +127,7 @@ def test_paired_p_is_two_sided(diffs: list[float], p: float | None) -> None:
     assert stats.paired_p(np.array(diffs)) == p
 
 
+@pytest.mark.slow
 def test_rank_cli_writes_the_report_folder(run_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
     res = run_cli("rank", run_dir, "--out", out, "--n-boot", "100", "--repetitions", "50", "-q")
@@ -172,6 +174,7 @@ def test_json_format_and_other_tau(run_dir: Path, tmp_path: Path) -> None:
     assert report["judges"]["paper"]["bots"]["zero"]["C"] == 0.0  # P(contradiction) is 0.8 at most
 
 
+@pytest.mark.slow
 def test_export_then_judged_gives_agreement(run_dir: Path, tmp_path: Path) -> None:
     export = tmp_path / "label-me.csv"
     res = run_cli(

@@ -247,6 +247,7 @@ def test_detect_refuses_a_folder_that_is_no_detector(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "not a trained detector" in res.output
 
 
+@pytest.mark.slow
 def test_real_cdconv_counts(shared_data: Path) -> None:
     path = shared_data / "cdconv" / "cdconv.jsonl"
     if not path.exists():

@@ -86,6 +86,7 @@ def test_dialogues_without_triples_are_refused(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "no DNLI triples" in res.output
 
 
+@pytest.mark.slow
 def test_real_convai2(convai2_txt: Path) -> None:
     rows, stats = make_detector_examples(
         read_dialogues(convai2_txt), DetectorPairsConfig(str(convai2_txt), "x")

@@ -70,6 +70,7 @@ def test_generic_and_unknown() -> None:
         BaselineModel("parrot")
 
 
+@pytest.mark.slow
 def test_scorer_ranks_oracle_over_retrieval_over_generic(
     consistest_json: Path, persona_qas_json: Path, history_qas_json: Path, tmp_path: Path
 ) -> None:

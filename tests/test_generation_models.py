@@ -137,6 +137,7 @@ def test_identical_inputs_generated_once(models) -> None:
     assert out[0] == out[1] and out[2] == out[3]
 
 
+@pytest.mark.slow
 def test_sampling_is_seeded_per_sample_id(models) -> None:
     r = hf(models["gpt2"], do_sample=True, seed=3, temperature=1.5)
     samples = toy_samples()

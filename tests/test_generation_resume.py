@@ -60,6 +60,7 @@ def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_clean_file(gpt2: Path, tmp_path: Path) -> None:
     samples = many_samples(32)
     data = tmp_path / "data"

@@ -206,6 +206,7 @@ def test_real_anli_dev_rounds_read(shared_data: Path, name: str) -> None:
     assert 0.2 < sum(r["split"] == "dev" for r in rows) / len(rows) < 0.4
 
 
+@pytest.mark.slow
 def test_real_decode_rct_gives_hard_negatives_in_three_splits(shared_data: Path) -> None:
     path = shared_data / "decode" / "decode_rct.jsonl"
     if not path.exists():

@@ -117,6 +117,7 @@ def test_the_stability_curves_last_point_is_explained(run_dir: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_darkest_heatmap_cell_has_light_text(
     run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -69,6 +69,7 @@ def test_detect_never_replaces_a_users_file_unless_overwrite(
     assert json.loads(mine.read_text().splitlines()[0])["category"] in ("none", "intra", "role", "history")
 
 
+@pytest.mark.slow
 def test_detect_replaces_its_own_earlier_output(trained: tuple[Path, Path], tmp_path: Path) -> None:
     data, det = trained
     out = tmp_path / "preds.jsonl"

@@ -121,6 +121,7 @@ def _dataset(tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_score_draws_the_curve_and_compare_plots_runs(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     ds = _dataset(tmp_path)

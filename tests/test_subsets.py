@@ -74,6 +74,7 @@ def test_sample_depends_on_content_and_seed_not_order() -> None:
     assert stratified_sample(samples, 500) == samples
 
 
+@pytest.mark.slow
 def test_sample_on_consistest_02_keeps_pairs(consistest_json: Path, persona_qas_json: Path,
                                              history_qas_json: Path, tmp_path: Path) -> None:  # fmt: skip
     out = tmp_path / "cz02"
