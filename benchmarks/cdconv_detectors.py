@@ -61,7 +61,7 @@ def main() -> None:
         for method in methods:
             t0 = time.time()
             cfg = TrainDetectorConfig(
-                method=method, data=(a.data,), out=str(root / f"{method}-s{seed}"), base=a.base,
+                architecture=method, data=(a.data,), out=str(root / f"{method}-s{seed}"), base=a.base,
                 split_by=a.split_by, epochs=a.epochs, lr=a.lr, batch_size=a.batch_size,
                 max_length=a.max_length, seed=seed, threads=a.threads, device=a.device, quiet=True,
             )  # fmt: skip

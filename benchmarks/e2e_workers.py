@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 STAGES: tuple[tuple[str, str, str], ...] = (
     ("dataset", "consistest.tasks.consistest.score", "open_config"),
     ("nli_load", "consistest.tasks.consistest.score", "_nli"),
-    ("model_load", "consistest.tasks.consistest.respond", "load_model"),
+    ("model_load", "consistest.tasks.consistest.generation", "load_model"),
     ("generate", "consistest.models.runner", "_run"),
     ("read", "consistest.tasks.consistest.score", "read_responses"),
     ("rules", "consistest.tasks.consistest.score", "score_items"),

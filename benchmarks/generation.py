@@ -65,8 +65,8 @@ def main() -> None:
     from consistest.models.decoding import Decoding
     from consistest.models.hf_chat import HFChatModel, HFSettings
     from consistest.models.registry import ModelSpec
+    from consistest.tasks.consistest.generation import RespondConfig, respond
     from consistest.tasks.consistest.prompts import conversation
-    from consistest.tasks.consistest.respond import RespondConfig, respond
     from tests.tiny_models import tiny_generator
 
     torch.set_num_threads(args.threads)

@@ -53,7 +53,7 @@ def synthetic_pairs(n: int, seed: int = 0) -> list[tuple[str, str]]:
 def dataset_pairs(dataset: str, responses: str, limit: int) -> list[tuple[str, str]]:
     from consistest.data.dataset_dir import load_samples
     from consistest.metrics.rules import Need, judge
-    from consistest.tasks.consistest.responses import read_responses
+    from consistest.tasks.consistest.responses_file import read_responses
 
     samples = load_samples(dataset)
     resp = read_responses(responses, samples)

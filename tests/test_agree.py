@@ -240,6 +240,7 @@ def consistest02(tmp_path_factory, consistest_json, persona_qas_json, history_qa
     return out
 
 
+@pytest.mark.slow
 def test_dev_set_is_valid_and_covers_the_failure_classes(consistest02: Path) -> None:
     from consistest.data.dataset_dir import load_samples
 
@@ -254,6 +255,7 @@ def test_dev_set_is_valid_and_covers_the_failure_classes(consistest02: Path) -> 
     assert smol == [r["id"] for r in rows if r["style"] == "smollm2"]
 
 
+@pytest.mark.slow
 def test_plus_is_closer_to_humans_than_paper_on_the_dev_set_rules_only(consistest02: Path) -> None:
     result = run_agree(AgreeConfig(consistest02, DATA / "agree_dev.jsonl", nli=None, n_boot=0, quiet=True))
     paper, plus = result.rows["Hybrid (paper)"], result.rows["Hybrid (plus)"]

@@ -76,6 +76,7 @@ def test_what_each_side_sees(tmp_path: Path) -> None:
     assert side.turns[-2].text == "u3 by evaluated" and side.turns[-1].text == "how many dogs do you have?"
 
 
+@pytest.mark.slow
 def test_run_files(tmp_path: Path) -> None:
     run = run_converse(config(tmp_path), nli=OverlapNLI())
     info = json.loads((run / RUN_FILE).read_text())
@@ -109,6 +110,7 @@ class CrashAfter:
             yield chunk
 
 
+@pytest.mark.slow
 def test_a_crashed_run_resumes_to_the_clean_files(tmp_path: Path) -> None:
     clean = run_converse(config(tmp_path, "clean"))
     crashy = config(
@@ -122,6 +124,7 @@ def test_a_crashed_run_resumes_to_the_clean_files(tmp_path: Path) -> None:
     assert outputs(resumed) == outputs(clean)
 
 
+@pytest.mark.slow
 def test_other_settings_are_refused_unless_overwrite(tmp_path: Path) -> None:
     run_converse(config(tmp_path))
     with pytest.raises(InputError, match="settings differ.*turns"):

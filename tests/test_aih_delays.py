@@ -52,6 +52,7 @@ class Recording:
         yield from self.inner.stream(items, skip)
 
 
+@pytest.mark.slow
 def test_a_delayed_inquiry_asks_the_same_question_later(tmp_path: Path) -> None:
     Recording.seen = {}
     extra = {
@@ -96,6 +97,7 @@ class CrashAfter(Recording):
             yield chunk
 
 
+@pytest.mark.slow
 def test_a_crashed_delayed_run_resumes_to_the_clean_files(tmp_path: Path) -> None:
     clean = run_converse(config(tmp_path, "clean"))
     crashy = config(
@@ -116,10 +118,11 @@ def test_bad_delays_are_refused(tmp_path: Path, delays, message) -> None:
         config(tmp_path, inquiry_delays=delays)
 
 
+@pytest.mark.slow
 def test_rank_reports_the_rate_by_delay_on_shared_utterances(tmp_path: Path) -> None:
     run = run_converse(config(tmp_path, conversations=6))
-    report = rank(RankConfig(run=run, judges=("ours",), n_boot=200, repetitions=50))
-    section = report["judges"]["ours"]["by_delay"]
+    report = rank(RankConfig(run=run, judges=("hybrid",), n_boot=200, repetitions=50))
+    section = report["judges"]["hybrid"]["by_delay"]
     assert section["last_turn"] == 13 - 8 and list(section["delays"]) == ["0", "2", "4"]
     inquiries = [json.loads(x) for x in (run / INQUIRIES_FILE).read_text().splitlines()]
     for d in (0, 2, 4):
@@ -127,7 +130,7 @@ def test_rank_reports_the_rate_by_delay_on_shared_utterances(tmp_path: Path) -> 
             n = sum(1 for q in inquiries if q["bot"] == bot and q.get("delay", 0) == d and q["turn"] <= 5)
             assert section["delays"][str(d)][bot]["inquiries"] == n
     assert section["delays"]["0"]["a"]["C"] == 0.0 and "delta" in section["delays"]["4"]["b"]
-    r = run_cli("rank", run, "--judge", "ours", "--n-boot", "200", "--repetitions", "50")
+    r = run_cli("rank", run, "--judge", "hybrid", "--n-boot", "200", "--repetitions", "50")
     assert r.exit_code == 0, r.stderr
     assert "contradiction rate by delay" in r.stdout and "4 vs 0" in r.stdout
     pytest.importorskip("matplotlib")

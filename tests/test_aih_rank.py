@@ -15,7 +15,7 @@ from consistest.tasks.aih.config import ConverseConfig, parse_bot
 from consistest.tasks.aih.converse import run_converse
 from consistest.tasks.aih.human import agreement
 from consistest.tasks.aih.outputs import RankOutputs, run_rank
-from consistest.tasks.aih.rank import RankConfig, load_run, rank
+from consistest.tasks.aih.rank import RankConfig, load_converse_run, rank
 from tests.aih_fixtures import OverlapNLI, write_personas
 from tests.helpers import run_cli
 
@@ -40,7 +40,8 @@ def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return run_converse(cfg, nli=OverlapNLI())
 
 
-@pytest.mark.parametrize("judge", ["paper", "ours"])
+@pytest.mark.slow
+@pytest.mark.parametrize("judge", ["paper", "hybrid"])
 def test_both_judges_recover_the_true_ranking(run_dir: Path, judge: str) -> None:
     report = rank(RankConfig(run=run_dir, judges=(judge,), n_boot=200, repetitions=300))
     j = report["judges"][judge]
@@ -54,8 +55,8 @@ def test_both_judges_recover_the_true_ranking(run_dir: Path, judge: str) -> None
 
 
 def test_stability_rises_with_the_number_of_conversations(run_dir: Path) -> None:
-    report = rank(RankConfig(run=run_dir, judges=("ours",), grid=(1, 2, 5, 10), n_boot=0, repetitions=500))
-    s = report["judges"]["ours"]["stability"]
+    report = rank(RankConfig(run=run_dir, judges=("hybrid",), grid=(1, 2, 5, 10), n_boot=0, repetitions=500))
+    s = report["judges"]["hybrid"]["stability"]
     assert s["grid"] == [1, 2, 5, 10, 12]  # the full 12 per pair is always the last point
     assert s["reference"] == TRUE_ORDER and s["reference_from"] == "full data"
     assert s["share"][0] < s["share"][2] < s["share"][3] + 1e-9
@@ -67,13 +68,13 @@ def test_stability_rises_with_the_number_of_conversations(run_dir: Path) -> None
 def test_a_reversed_reference_is_almost_never_met(run_dir: Path) -> None:
     cfg = RankConfig(
         run=run_dir,
-        judges=("ours",),
+        judges=("hybrid",),
         reference=tuple(reversed(TRUE_ORDER)),
         grid=(5,),
         n_boot=0,
         repetitions=200,
     )
-    s = rank(cfg)["judges"]["ours"]["stability"]
+    s = rank(cfg)["judges"]["hybrid"]["stability"]
     assert s["reference_from"] == "--reference" and max(s["share"]) < 0.05
 
 
@@ -88,7 +89,7 @@ def test_report_counts_inquiries_per_conversation(run_dir: Path) -> None:
     assert zero["conversations"] == 24  # 12 with each of the two partners
     assert zero["inquiries_per_conversation"] == pytest.approx(zero["inquiries"] / 24)
     assert zero["contradictions_per_conversation"] == 0.0
-    run = load_run(run_dir)
+    run = load_converse_run(run_dir)
     assert report["inquiries"] == len(run.inquiries) > 0
 
 
@@ -126,12 +127,13 @@ def test_paired_p_is_two_sided(diffs: list[float], p: float | None) -> None:
     assert stats.paired_p(np.array(diffs)) == p
 
 
+@pytest.mark.slow
 def test_rank_cli_writes_the_report_folder(run_dir: Path, tmp_path: Path) -> None:
     out = tmp_path / "report"
     res = run_cli("rank", run_dir, "--out", out, "--n-boot", "100", "--repetitions", "50", "-q")
     assert res.exit_code == 0, res.stderr
     assert "zero > low > high" in res.stdout and "consistest:v1|aih:1|" in res.stdout
-    assert "judges:paper,ours|tau:0.15|" in res.stdout
+    assert "judges:paper,hybrid|tau:0.15|" in res.stdout
     assert {p.name for p in out.iterdir()} == {"rank.json", "rank.md", "cij.png", "stability.png"}
     assert (out / "cij.png").read_bytes()[:4] == b"\x89PNG"
     assert json.loads((out / "rank.json").read_text())["judges"]["paper"]["ranking"] == TRUE_ORDER
@@ -172,6 +174,7 @@ def test_json_format_and_other_tau(run_dir: Path, tmp_path: Path) -> None:
     assert report["judges"]["paper"]["bots"]["zero"]["C"] == 0.0  # P(contradiction) is 0.8 at most
 
 
+@pytest.mark.slow
 def test_export_then_judged_gives_agreement(run_dir: Path, tmp_path: Path) -> None:
     export = tmp_path / "label-me.csv"
     res = run_cli(
@@ -193,7 +196,7 @@ def test_export_then_judged_gives_agreement(run_dir: Path, tmp_path: Path) -> No
     assert list(rows[0]) == ["id", "utterance", "question", "answer", "label"]
     assert all("high" not in r["id"] and r["label"] == "" for r in rows)
     # people label by the answer's numbers and names: a consistent answer repeats the utterance's words
-    by_text = {(q["utterance"], q["question"], q["answer"]): q for q in load_run(run_dir).inquiries}
+    by_text = {(q["utterance"], q["question"], q["answer"]): q for q in load_converse_run(run_dir).inquiries}
     for r in rows:
         q = by_text[(r["utterance"], r["question"], r["answer"])]
         r["label"] = "contradiction" if q["ours_score"] == 0 else "consistent"
@@ -219,7 +222,7 @@ def test_export_then_judged_gives_agreement(run_dir: Path, tmp_path: Path) -> No
     )
     human = json.loads(res.stdout)["human"]
     assert human["labelled"] == len(rows)
-    ours = next(a for a in human["agreement"] if a["judge"].startswith("ours"))
+    ours = next(a for a in human["agreement"] if a["judge"].startswith("hybrid"))
     assert ours["f1"] == 1.0 and ours["pearson"] == pytest.approx(1.0)
     assert human["by_bot"]["zero"]["human"] == 0.0
     again = run_cli(
@@ -241,11 +244,11 @@ def test_agreement_figures_by_hand() -> None:
     # tau 0.5: q0 only -> precision 1, recall 1/2, F1 2/3; Pearson of (1,0,0,0) with (1,0,0,1) = 1/sqrt(3)
     assert by["paper tau=0.5"]["f1"] == pytest.approx(2 / 3)
     assert by["paper tau=0.5"]["pearson"] == pytest.approx(3**-0.5)
-    assert by["ours (score < 0.5)"]["f1"] == 1.0
+    assert by["hybrid (score < 0.5)"]["f1"] == 1.0
     assert out["human_rate"] == 0.5 and out["by_bot"]["b"]["paper tau=0.15"] == 0.5
 
 
 def test_run_rank_without_output_folder_writes_nothing(run_dir: Path, tmp_path: Path) -> None:
     report = run_rank(RankConfig(run=run_dir, n_boot=0, repetitions=10), RankOutputs(out=None, quiet=True))
-    assert report["judges"]["ours"]["ranking"] == TRUE_ORDER
+    assert report["judges"]["hybrid"]["ranking"] == TRUE_ORDER
     assert not (run_dir / "rank").exists()

@@ -100,6 +100,7 @@ def real_inputs(
     return consistest_json, persona_qas_json, history_qas_json
 
 
+@pytest.mark.slow
 def test_exact_counts_on_the_published_files(real_inputs: tuple[Path, Path, Path]) -> None:
     dialogues = read_dialogues(real_inputs[0])
     pqa, hqa = read_persona_qas(real_inputs[1]), read_history_qas(real_inputs[2])
@@ -111,6 +112,7 @@ def test_exact_counts_on_the_published_files(real_inputs: tuple[Path, Path, Path
     assert len(assemble(dialogues, pqa, hqa, AssemblyConfig(paired=True))) == 18_276
 
 
+@pytest.mark.slow
 def test_cli_build_is_deterministic_and_loads_with_datasets(real_inputs, tmp_path: Path) -> None:
     args = [
         "--dialogues",
@@ -207,6 +209,7 @@ def test_default_inputs_offline_fail_with_one_line(tmp_path: Path, monkeypatch: 
     assert "data/raw/README.md" in r.stderr and not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_default_inputs_found_in_raw_dir(real_inputs, tmp_path: Path) -> None:
     raw = tmp_path / "raw"
     raw.mkdir()
@@ -219,6 +222,7 @@ def test_default_inputs_found_in_raw_dir(real_inputs, tmp_path: Path) -> None:
     assert len(load_samples(tmp_path / "out")) == 18_276
 
 
+@pytest.mark.slow
 def test_build_from_dialogues_alone_generates_qas(consistest_json: Path, tmp_path: Path) -> None:
     data = json.loads(consistest_json.read_text())
     excerpt = write_json(tmp_path / "twenty.json", {k: data[k] for k in list(data)[:20]})

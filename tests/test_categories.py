@@ -280,11 +280,11 @@ def test_categorise_runs_one_nli_call() -> None:
 
 
 def test_compare_reads_runs_scored_before_categories(tmp_path: Path) -> None:
-    from consistest.tasks.consistest.compare import load_run
+    from consistest.tasks.consistest.compare import load_scored_run
 
     row = scored(NAME, "my name is ashley .").to_dict()
     for k in ("category", "category_why", "trigger"):
         row.pop(k)
     (tmp_path / "scores.jsonl").write_text(json.dumps(row) + "\n")
     (tmp_path / "summary.json").write_text(json.dumps({"signature": "consistest:v1|v:0.1.0"}))
-    assert load_run(tmp_path).items[row["id"]].category is None
+    assert load_scored_run(tmp_path).items[row["id"]].category is None

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.cdconv import detect_layout, read_cdconv, read_examples
-from consistest.data.decode import make_example, read_decode
+from consistest.data.decode_reader import make_example, read_decode
+from consistest.tasks.cdconv.detector import STAGES, Stage, decide, stage_label, view
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.report import detector_metrics
 from consistest.tasks.cdconv.train import split_of
-from consistest.training.detector import STAGES, Stage, decide, stage_label, view
 
 DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"
 U1, B1, U2, B2 = "你喜欢狗吗？", "喜欢，我养了一只狗", "你不喜欢狗吗？", "我从来没养过狗"
@@ -186,7 +186,7 @@ def test_table4_figures_by_hand() -> None:
 def test_tiny_detector_trains_resumes_and_predicts(tmp_path: Path, method: str) -> None:
     data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(48))
     out = tmp_path / method
-    args = ["train-detector", "--method", method, "--data", str(data), "--test", str(DECODE_STYLE)]
+    args = ["train-detector", "--architecture", method, "--data", str(data), "--test", str(DECODE_STYLE)]
     args += [
         "--out",
         str(out),
@@ -233,7 +233,7 @@ def test_nli_first_stage(tmp_path: Path) -> None:
             for i in range(20)
         ],
     )
-    args = ["train-detector", "--method", "flatten", "--data", str(data), "--nli-stage", str(nli)]
+    args = ["train-detector", "--architecture", "flatten", "--data", str(data), "--nli-stage", str(nli)]
     res = CliRunner().invoke(
         main, [*args, "--out", str(tmp_path / "m"), "--base", "scratch-1x32", "--epochs", "1", "-q"]
     )
@@ -247,6 +247,7 @@ def test_detect_refuses_a_folder_that_is_no_detector(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "not a trained detector" in res.output
 
 
+@pytest.mark.slow
 def test_real_cdconv_counts(shared_data: Path) -> None:
     path = shared_data / "cdconv" / "cdconv.jsonl"
     if not path.exists():

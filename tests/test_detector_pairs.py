@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from consistest.cli.main import main
 from consistest.data.dialogues import read_dialogues
-from consistest.training.detector_data import DetectorPairsConfig, make_detector_examples
+from consistest.tasks.cdconv.detector_data import DetectorPairsConfig, make_detector_examples
 
 PROF = "['i', 'has_profession', '{}']"
 
@@ -86,6 +86,7 @@ def test_dialogues_without_triples_are_refused(tmp_path: Path) -> None:
     assert res.exit_code == 2 and "no DNLI triples" in res.output
 
 
+@pytest.mark.slow
 def test_real_convai2(convai2_txt: Path) -> None:
     rows, stats = make_detector_examples(
         read_dialogues(convai2_txt), DetectorPairsConfig(str(convai2_txt), "x")

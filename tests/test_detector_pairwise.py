@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from consistest.cli.main import main
 from consistest.core.errors import InputError
-from consistest.data.decode import make_example, read_decode
+from consistest.data.decode_reader import make_example, read_decode
 from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
 from consistest.tasks.cdconv.pairwise import PairSettings, decide, example_pairs, pick_tau
 from consistest.tasks.cdconv.report import figures_with_intervals, point_figures
@@ -151,13 +151,12 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
 
     guard = tiny_roberta_classifier(tmp_path / "guard")
     out = tmp_path / "pairs"
-    args = ["train-detector", "--method", "nli-pairs", "--nli", str(guard), "--data", str(DECODE_STYLE)]
+    args = ["train-detector", "--architecture", "nli-pairs", "--nli", str(guard), "--data", str(DECODE_STYLE)]
     res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--out", str(out), "-q"])
     assert res.exit_code == 0, res.output
     info = json.loads((out / "detector.json").read_text())
-    assert (
-        info["method"] == "nli-pairs" and 0.0 <= info["tau"] <= 1.0 and info["dev"]["dev:decode_style.jsonl"]
-    )
+    assert info["architecture"] == "nli-pairs" and 0.0 <= info["tau"] <= 1.0
+    assert info["dev"]["dev:decode_style.jsonl"]
     assert (
         info["guard_signature"].startswith("guard@") and "|method:nli-pairs|nli:guard@" in info["signature"]
     )
@@ -181,7 +180,7 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
 def test_nli_pairs_needs_a_guard(tmp_path: Path) -> None:
     args = [
         "train-detector",
-        "--method",
+        "--architecture",
         "nli-pairs",
         "--data",
         str(DECODE_STYLE),

@@ -11,8 +11,8 @@ from consistest.core.records import Sample
 from consistest.models.baselines import BaselineModel, retrieval_response
 from consistest.models.registry import ModelSpec
 from consistest.tasks.consistest.baselines import oracle_response
+from consistest.tasks.consistest.generation import RespondConfig
 from consistest.tasks.consistest.prompts import conversation
-from consistest.tasks.consistest.respond import RespondConfig
 from consistest.tasks.consistest.score import ScoreConfig, run_score
 
 
@@ -70,6 +70,7 @@ def test_generic_and_unknown() -> None:
         BaselineModel("parrot")
 
 
+@pytest.mark.slow
 def test_scorer_ranks_oracle_over_retrieval_over_generic(
     consistest_json: Path, persona_qas_json: Path, history_qas_json: Path, tmp_path: Path
 ) -> None:

@@ -14,8 +14,8 @@ from consistest.models.base import replies
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
 from consistest.models.rendering import system_message
+from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.prompts import VARIANTS, conversation
-from consistest.tasks.consistest.respond import RespondConfig, respond
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 
@@ -137,6 +137,7 @@ def test_identical_inputs_generated_once(models) -> None:
     assert out[0] == out[1] and out[2] == out[3]
 
 
+@pytest.mark.slow
 def test_sampling_is_seeded_per_sample_id(models) -> None:
     r = hf(models["gpt2"], do_sample=True, seed=3, temperature=1.5)
     samples = toy_samples()

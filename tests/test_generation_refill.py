@@ -85,6 +85,7 @@ def alone_replies(models) -> dict[str, tuple]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("kind", "fast"), CASES, ids=["bart-slots", "bart-cache", "t5", "gpt2"])
 @pytest.mark.parametrize("batch_size", [1, 4, 16])
 def test_refill_equals_generate_alone(alone_replies, kind: str, fast: bool, batch_size: int) -> None:
@@ -129,6 +130,7 @@ def test_unsupported_generation_settings(models, setting: str, value, reason: st
     assert (why is None) if reason is None else (reason in why)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["bart", "t5", "gpt2"])
 def test_chat_model_replies_equal_plain_generate(models, kind: str, tmp_path: Path, capsys) -> None:
     """The HF chat model decodes greedily with refill, and its texts equal plain generate per input; a

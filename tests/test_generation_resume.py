@@ -17,8 +17,8 @@ from consistest.core.records import Sample
 from consistest.data.dataset_dir import write_samples
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
-from consistest.tasks.consistest.respond import RespondConfig
-from consistest.tasks.consistest.respond import respond as generate_responses
+from consistest.tasks.consistest.generation import RespondConfig
+from consistest.tasks.consistest.generation import respond as generate_responses
 from tests.helpers import run_cli
 from tests.tiny_models import tiny_generator
 
@@ -60,6 +60,7 @@ def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_clean_file(gpt2: Path, tmp_path: Path) -> None:
     samples = many_samples(32)
     data = tmp_path / "data"

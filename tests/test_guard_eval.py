@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from consistest.core.errors import InputError
-from consistest.training.guard_eval import (
+from consistest.tasks.guard.evaluate import (
     contradiction_rates,
     evaluate_guard,
     read_guard_rows,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from consistest.core.errors import InputError
-from consistest.training.guard_data import anli_rows, decode_dialogue_pairs, decode_rows, overlap
+from consistest.tasks.guard.data import anli_rows, decode_dialogue_pairs, decode_rows, overlap
 from consistest.training.nli_splits import (
     TEST_SALT,
     assign_splits,
@@ -206,6 +206,7 @@ def test_real_anli_dev_rounds_read(shared_data: Path, name: str) -> None:
     assert 0.2 < sum(r["split"] == "dev" for r in rows) / len(rows) < 0.4
 
 
+@pytest.mark.slow
 def test_real_decode_rct_gives_hard_negatives_in_three_splits(shared_data: Path) -> None:
     path = shared_data / "decode" / "decode_rct.jsonl"
     if not path.exists():
@@ -222,7 +223,7 @@ def test_real_decode_rct_gives_hard_negatives_in_three_splits(shared_data: Path)
 @pytest.fixture(scope="module")
 def excerpts(tmp_path_factory: pytest.TempPathFactory, shared_data: Path):
     """The first 150 ConvAI2 dialogues, 80 DECODE dialogues, 40 pairs of each ANLI round, 200 SNLI pairs."""
-    from consistest.training.guard_recipe import GuardInputs
+    from consistest.tasks.guard.recipe import GuardInputs
 
     d = tmp_path_factory.mktemp("guard-data")
     real = GuardInputs.from_data_dir(shared_data)
@@ -259,7 +260,7 @@ def tiny_base(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def guard_config(excerpts, base: Path, out: Path, **overrides):
     import torch
 
-    from consistest.training.guard_recipe import GuardConfig
+    from consistest.tasks.guard.recipe import GuardConfig
 
     torch.set_num_threads(1)
     settings = dict(
@@ -273,7 +274,8 @@ def test_train_guard_resumes_after_a_kill_and_writes_a_thresholded_model(
     excerpts, tiny_base: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:
     from consistest.models.nli import load_nli, stored_threshold
-    from consistest.training import guard_recipe, loop
+    from consistest.tasks.guard import recipe as guard_recipe
+    from consistest.training import loop
 
     out = tmp_path / "guard"
     cfg = guard_config(excerpts, tiny_base, out)

@@ -70,6 +70,7 @@ def test_imports_go_down_or_sideways_within_a_layer(module: str) -> None:
         assert ok, f"{module} ({here}) imports {dep} ({there}): only lower layers may be imported"
 
 
+@pytest.mark.slow
 def test_no_import_cycles() -> None:
     graph = {m: imports_of(p) - {m} for m, p in modules().items()}
     state: dict[str, int] = {}

@@ -28,6 +28,7 @@ HAND_CHECKED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("a", "b", "expected"), HAND_CHECKED)
 def test_hand_checked_labels(dialogues, a, b, expected) -> None:
     sents, _ = collect_sentences(dialogues[:12])
@@ -39,6 +40,7 @@ def test_hand_checked_labels(dialogues, a, b, expected) -> None:
         assert (a, b) in found or (b, a) in found
 
 
+@pytest.mark.slow
 def test_no_sentence_crosses_splits_and_balanced(dialogues) -> None:
     rows, stats = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3)
     where: dict[str, set[str]] = {}
@@ -55,6 +57,7 @@ def test_no_sentence_crosses_splits_and_balanced(dialogues) -> None:
     assert all(r["premise"] != r["hypothesis"] for r in rows if r["kind"] != "restate")  # restate may copy
 
 
+@pytest.mark.slow
 def test_evasive_replies_are_neutral_and_split_apart(dialogues) -> None:
     rows, stats = make_pairs(dialogues[:300], seed=1, dev_fraction=0.3, evasive_share=0.25)
     evasive = [r for r in rows if r["hypothesis"] in EVASIVE_REPLIES]
@@ -71,6 +74,7 @@ def test_evasive_replies_are_neutral_and_split_apart(dialogues) -> None:
     assert not [r for r in none if r["hypothesis"] in EVASIVE_REPLIES]
 
 
+@pytest.mark.slow
 def test_seeded_and_order_independent(dialogues) -> None:
     part = dialogues[:80]
     a, _ = make_pairs(part, seed=3)

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from consistest.data.dialogues import read_dialogues
-from consistest.training.nli_build import PROBE_SPLITS, probe_rows, states_object
+from consistest.tasks.guard.pairs_build import PROBE_SPLITS, probe_rows, states_object
 from consistest.training.nli_pairs import LABELS, Sentence, make_pairs, persona_texts
 from consistest.training.nli_relations import SINGLE_VALUED
 from consistest.training.nli_synth import (
@@ -141,6 +141,7 @@ def dialogues(convai2_txt):
     return read_dialogues(convai2_txt)
 
 
+@pytest.mark.slow
 def test_synthetic_pairs_are_added_on_top_of_the_natural_ones(dialogues) -> None:
     rows, stats = make_pairs(dialogues[:400], seed=0, dev_fraction=0.3, synthetic_share=0.5)
     bare, _ = make_pairs(
@@ -165,6 +166,7 @@ def test_synthetic_pairs_are_added_on_top_of_the_natural_ones(dialogues) -> None
     assert stats["synth_version"] and stats["pairs_version"] == "3" and stats["kinds"]["train"]
 
 
+@pytest.mark.slow
 def test_persona_sentences_split_by_text_and_never_cross(dialogues) -> None:
     rows, _ = make_pairs(dialogues, seed=0, dev_fraction=0.15)
     personas = persona_texts(dialogues)
@@ -177,6 +179,7 @@ def test_persona_sentences_split_by_text_and_never_cross(dialogues) -> None:
         assert len({t for t, s in splits.items() if t in personas and s == {held}}) > 20
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("split", "least"), [("dev", 40), ("test", 100)])
 def test_probe_rows_are_unseen_persona_sentences_vs_utterances(dialogues, split, least) -> None:
     probe = probe_rows(dialogues, split=split, seed=0, dev_fraction=0.15)
@@ -194,6 +197,7 @@ def test_probe_rows_are_unseen_persona_sentences_vs_utterances(dialogues, split,
     assert probe == probe_rows(list(reversed(dialogues)), split=split, seed=0, dev_fraction=0.15)
 
 
+@pytest.mark.slow
 def test_the_test_probe_is_frozen(dialogues) -> None:
     """Neither the seed nor the dev fraction moves a pair in or out of the test probe."""
     test = probe_rows(dialogues, split="test", seed=0, dev_fraction=0.15)

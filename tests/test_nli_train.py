@@ -139,6 +139,7 @@ def tiny_run(tmp_path: Path, out: str, **overrides: Any) -> tuple[Any, Path]:
     return cfg, data
 
 
+@pytest.mark.slow
 def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> None:
     from consistest.models.nli import load_nli
     from consistest.training.nli_train import train_nli
@@ -170,6 +171,7 @@ def test_tiny_encoder_trains_resumes_and_loads_in_scorer(tmp_path, capsys) -> No
     assert "resuming from" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, capsys) -> None:
     from consistest.training import loop, nli_train
 
@@ -194,6 +196,7 @@ def test_interrupted_run_resumes_from_epoch_checkpoint(tmp_path, monkeypatch, ca
     assert metrics["steps"] == 4 and [h["epoch"] for h in metrics["history"]] == [1, 2]
 
 
+@pytest.mark.slow
 def test_tiny_encoder_learns(tmp_path) -> None:
     """Enough steps on 6 pairs: the classifier fits them (a check that training really updates the model)."""
     from consistest.training.nli_train import train_nli

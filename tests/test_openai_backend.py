@@ -155,6 +155,7 @@ def test_request_params(decoding: Decoding, expected: dict[str, Any]) -> None:
         assert params["seed"] != request_params(Decoding(do_sample=True, seed=1), "item-1")["seed"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("script", [["429", "429"], ["500", "503"], ["sleep"], ["500", "sleep"]])
 def test_transient_failures_are_retried(endpoint: Endpoint, script: list[str]) -> None:
     endpoint.script = list(script)
@@ -165,6 +166,7 @@ def test_transient_failures_are_retried(endpoint: Endpoint, script: list[str]) -
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("code", ["429", "500"])
 def test_giving_up_after_the_retries_is_one_environment_fault(endpoint: Endpoint, code: str) -> None:
     endpoint.script = [code] * 3
@@ -180,6 +182,7 @@ def test_a_refused_request_is_an_input_error_without_retries(endpoint: Endpoint)
     assert len(endpoint.requests) == 1
 
 
+@pytest.mark.slow
 def test_concurrency_bounds_requests_in_flight(endpoint: Endpoint) -> None:
     endpoint.delay = 0.1
     items = [(f"i{k}", Conversation((f"fact {k} .",), (Turn("user", f"q{k}"),))) for k in range(12)]

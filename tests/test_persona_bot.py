@@ -8,7 +8,7 @@ import pytest
 
 from consistest.core.errors import InputError
 from consistest.core.records import Conversation, Turn
-from consistest.models.persona_bot import PersonaBot, negate, persona_bot_reply, swap_value
+from consistest.models.persona_bot import PersonaBot, lie_by_negation, lie_by_swapping, persona_bot_reply
 from consistest.models.registry import ModelSpec
 
 PERSONA = ("i have 2 dogs .", "my name is Anna .", "i live in Paris .")
@@ -78,7 +78,7 @@ def test_the_contradiction_rate_is_about_p() -> None:
     ],
 )
 def test_negate(sentence: str, negated: str) -> None:
-    assert negate(sentence) == negated
+    assert lie_by_negation(sentence) == negated
 
 
 @pytest.mark.parametrize(
@@ -92,11 +92,11 @@ def test_negate(sentence: str, negated: str) -> None:
 )
 def test_swap_value_keeps_the_kind(sentence: str, kept: str) -> None:
     for seed in range(5):
-        out = swap_value(sentence, random.Random(seed), asked={"dogs", "cars", "name"})
+        out = lie_by_swapping(sentence, random.Random(seed), asked={"dogs", "cars", "name"})
         assert out is not None and out != sentence
         prefix, suffix = kept.split("{}")
         assert out.startswith(prefix) and out.endswith(suffix)
-    assert swap_value("i am a nurse .", random.Random(0)) is None
+    assert lie_by_swapping("i am a nurse .", random.Random(0)) is None
 
 
 @pytest.mark.parametrize(

@@ -52,6 +52,7 @@ def test_fakes_satisfy_protocols() -> None:
     assert isinstance(FakeQG(), QuestionGenerator) and isinstance(FakeAnswerer(), Answerer)
 
 
+@pytest.mark.slow
 def test_rules_build_on_real_dialogues(dialogues: list[Dialogue], rules_result) -> None:
     r = rules_result
     personas = {s for d in dialogues for s in d.persona}
@@ -75,6 +76,7 @@ def test_counterfactual_no_questions_present(rules_result) -> None:
     assert cfs and all(qa.a == "no" for qa in cfs)
 
 
+@pytest.mark.slow
 def test_deterministic_and_seeded(dialogues: list[Dialogue], rules_result, tmp_path: Path) -> None:
     again = make_qas(list(reversed(dialogues)), QAGenConfig(wh_generator="rules"), quiet=True)
     write_qas(rules_result, tmp_path / "a")
@@ -95,6 +97,7 @@ def test_write_qas_curated_layout(rules_result, tmp_path: Path) -> None:
     assert set(next(iter(raw_h.values()))[0]) >= {"q", "a", "c", "turn", "source", "type", "dialog", "alt_c"}
 
 
+@pytest.mark.slow
 def test_full_build_with_fake_neural(dialogues: list[Dialogue]) -> None:
     qg, qa = FakeQG(), FakeAnswerer()
     r = make_qas(dialogues, QAGenConfig(wh_generator="neural", batch_size=4), quiet=True, qg=qg, answerer=qa)

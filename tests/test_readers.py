@@ -12,6 +12,7 @@ from consistest.data.qa_files import read_history_qas, read_persona_qas
 from tests.helpers import write_json
 
 
+@pytest.mark.slow
 def test_two_real_layouts_agree_on_structure(consistest_json: Path, convai2_txt: Path) -> None:
     a = read_dialogues(consistest_json)
     b = read_dialogues(convai2_txt)
@@ -25,6 +26,7 @@ def test_two_real_layouts_agree_on_structure(consistest_json: Path, convai2_txt:
     assert b[1].utterances[1].startswith("i am doing great")
 
 
+@pytest.mark.slow
 def test_convai2_triples_are_aligned(convai2_txt: Path) -> None:
     d = read_dialogues(convai2_txt)[0]
     assert d.persona[0] == "i read twenty books a year."

@@ -114,6 +114,7 @@ def test_repeated_dialogue_id_is_detected(tmp_path: Path) -> None:
     assert r.exit_code == 2 and _one_line(r.stderr) and "'7' appears twice" in r.stderr
 
 
+@pytest.mark.slow
 def test_curated_qas_on_the_wrong_layout_fail_unless_allow_partial(
     tmp_path: Path, convai2_txt: Path, persona_qas_json: Path, history_qas_json: Path
 ) -> None:
@@ -129,6 +130,7 @@ def test_curated_qas_on_the_wrong_layout_fail_unless_allow_partial(
     assert info["qa_match"]["persona_matched"] == 0 and info["qa_match"]["persona_qas"] == 1136
 
 
+@pytest.mark.slow
 def test_matching_build_records_its_match_counts(
     tmp_path: Path, consistest_json: Path, persona_qas_json: Path, history_qas_json: Path
 ) -> None:

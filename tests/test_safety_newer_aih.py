@@ -117,6 +117,7 @@ def test_the_stability_curves_last_point_is_explained(run_dir: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_darkest_heatmap_cell_has_light_text(
     run_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -131,7 +132,7 @@ def test_the_darkest_heatmap_cell_has_light_text(
         return text(self, x, y, s, *args, **kwargs)
 
     monkeypatch.setattr(Axes, "text", record)
-    r = run_cli("rank", run_dir, "--out", tmp_path / "r", "--repetitions", "20", "--judge", "ours", "-q")
+    r = run_cli("rank", run_dir, "--out", tmp_path / "r", "--repetitions", "20", "--judge", "hybrid", "-q")
     assert r.exit_code == 0, r.stderr
     cells = [(float(s), c) for s, c in seen if s.replace(".", "").isdigit()]
     top = max(v for v, _ in cells)

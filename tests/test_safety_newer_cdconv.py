@@ -18,7 +18,7 @@ pytest.importorskip("tokenizers")
 
 DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"  # English, hand-written
 U1, B1, U2, B2 = "你喜欢狗吗？", "喜欢，我养了一只狗", "你不喜欢狗吗？", "我从来没养过狗"
-TINY = ["--method", "pair", "--base", "scratch-1x32", "--epochs", "1", "--batch-size", "8",
+TINY = ["--architecture", "pair", "--base", "scratch-1x32", "--epochs", "1", "--batch-size", "8",
         "--max-length", "48", "--threads", "1", "-q"]  # fmt: skip
 
 
@@ -69,6 +69,7 @@ def test_detect_never_replaces_a_users_file_unless_overwrite(
     assert json.loads(mine.read_text().splitlines()[0])["category"] in ("none", "intra", "role", "history")
 
 
+@pytest.mark.slow
 def test_detect_replaces_its_own_earlier_output(trained: tuple[Path, Path], tmp_path: Path) -> None:
     data, det = trained
     out = tmp_path / "preds.jsonl"
@@ -99,17 +100,17 @@ def test_detect_never_replaces_a_users_metrics_file(trained: tuple[Path, Path], 
 
 
 # ---------------------------------------------------------------- detect on what it cannot read
-def test_a_missing_stage_or_method_is_one_line(trained: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_missing_stage_or_architecture_is_one_line(trained: tuple[Path, Path], tmp_path: Path) -> None:
     data, det = trained
     broken = Path(__import__("shutil").copytree(det, tmp_path / "det"))
     (broken / "pair" / "config.json").unlink()
     r = _detect(broken, data)
     assert r.exit_code == 2 and _one_line(r.stderr) and "stage 'pair' is missing" in r.stderr
     info = json.loads((det / "detector.json").read_text())
-    del info["method"]
+    del info["architecture"]
     (broken / "detector.json").write_text(json.dumps(info))
     r = _detect(broken, data)
-    assert r.exit_code == 2 and _one_line(r.stderr) and "field 'method'" in r.stderr
+    assert r.exit_code == 2 and _one_line(r.stderr) and "field 'architecture'" in r.stderr
 
 
 def test_detect_warns_on_text_it_cannot_read_and_on_its_training_data(trained: tuple[Path, Path]) -> None:

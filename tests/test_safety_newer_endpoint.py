@@ -169,6 +169,7 @@ def test_a_failed_converse_start_leaves_nothing(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_against_a_hanging_endpoint_exits_at_once(demo: Path, server: Server, tmp_path: Path) -> None:
     server.hang = True
     cmd = [sys.executable, "-c", "from consistest.cli.main import main; main()", "generate", "--dataset",

@@ -227,5 +227,5 @@ def test_compare_warns_on_signature_differences_and_refuses_other_data(demo: Pat
     assert _score("--dataset", other, "--model", "baseline:oracle", "--out", c).exit_code == 0
     r = run_cli("compare", a, c)
     assert r.exit_code == 2 and _one_line(r.stderr) and "different datasets" in r.stderr
-    r = run_cli("compare", a, c, "--force")
+    r = run_cli("compare", a, c, "--allow-different-data")
     assert r.exit_code == 0 and "warning: runs differ in data" in r.output and "differ in d:" in r.output

@@ -246,6 +246,7 @@ def test_rules_version_is_an_int() -> None:
     assert isinstance(RULES_VERSION, int) and RULES_VERSION >= 1
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.text(), st.text(), st.sampled_from(["wh", "yn", "other"]), st.text())
 def test_no_string_crashes_the_rules(question: str, truth: str, qtype: str, response: str) -> None:

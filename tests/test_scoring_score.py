@@ -12,6 +12,7 @@ import pytest
 from consistest.core.io import atomic_write_json
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import samples_hash, write_samples
+from consistest.tasks.consistest.categories import CATEGORIES_VERSION
 from consistest.tasks.consistest.score import ScoreConfig, run_score
 from tests.helpers import run_cli
 
@@ -111,7 +112,7 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
     sig = summary["signature"]
     digest = json.loads((dataset / "build_info.json").read_text())["content_hash"][:12]
     assert sig == (
-        f"consistest:v1|data:{digest}|nli:none|rules:2|method:paper|cat:2|mem:3|d:0,2|paired:no|v:0.1.0"
+        f"consistest:v1|data:{digest}|nli:none|rules:2|method:paper|cat:{CATEGORIES_VERSION}|mem:3|d:0,2|paired:no|v:0.1.0"
     )
     assert sig in res.output and "Persona Y/N" in res.output and "undecided" in res.output
 

@@ -14,9 +14,9 @@ from consistest.data.dataset_dir import samples_hash, write_samples
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
 from consistest.models.rendering import chat_messages, session_prompt_tag, transcript_text
+from consistest.tasks.consistest.generation import RespondConfig
 from consistest.tasks.consistest.prompts import conversation, removed_turn_starts
 from consistest.tasks.consistest.report import distance_curve, summarize
-from consistest.tasks.consistest.respond import RespondConfig
 from tests.helpers import run_cli
 
 TURNS = (Turn("user", "hi"), Turn("assistant", "i ski ."), Turn("user", "hello again"), Turn("user", "q ?"))
@@ -92,8 +92,11 @@ def test_distance_curve_means_and_paired_subset() -> None:
     assert [f["mean"] for f in c["groups"]["persona_yn"]["all"]] == [2 / 3, 1 / 2]
     assert [f["mean"] for f in c["groups"]["persona_yn"]["paired"]] == [1.0, 1 / 2]  # c has no d=8
     assert [f["n"] for f in c["groups"]["history_wh"]["all"]] == [1, 1]
-    # 4 items from 4 QAs: too few for an interval (core.stats.enough_for_interval), as in the score table
-    assert "persona_wh" not in c["groups"] and c["groups"]["overall"]["all"][0]["ci"] is None
+    assert "persona_wh" not in c["groups"]
+    # 4 items from 4 QAs: below the interval rule (core.stats.enough_for_interval), so no interval
+    assert c["groups"]["overall"]["all"][0]["n"] == 4 and c["groups"]["overall"]["all"][0]["ci"] is None
+    many = [_item(f"q{i}", d, float((i + d) % 3 > 0)) for i in range(40) for d in (0, 8)]
+    assert distance_curve(many, n_boot=200)["groups"]["overall"]["all"][0]["ci"] is not None
     change = c["groups"]["persona_yn"]["change"]  # a: 1 -> 0, b: 1 -> 1 (c has no d=8)
     assert (change["from"], change["to"], change["n"], change["delta"]) == (0, 8, 2, -0.5)
 
@@ -118,6 +121,7 @@ def _dataset(tmp_path: Path) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_score_draws_the_curve_and_compare_plots_runs(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     ds = _dataset(tmp_path)

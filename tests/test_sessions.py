@@ -175,6 +175,7 @@ def test_session_build_cli_counts_loads_and_refuses_unchecked(tmp_path: Path) ->
     assert len(ds) == len(samples) and sorted(ds["sessions"]) == sorted(s.sessions for s in samples)
 
 
+@pytest.mark.slow
 def test_real_session_build_and_default_unchanged(real_inputs, convai2_txt: Path, tmp_path: Path) -> None:
     args = ["--dialogues", real_inputs[0], "--persona-qas", real_inputs[1], "--history-qas", real_inputs[2]]
     default = run_cli("build", *args, "--out", tmp_path / "d", "-q")

@@ -11,7 +11,7 @@ import pytest
 
 from consistest.core.records import Sample
 from consistest.models.registry import ModelSpec
-from consistest.tasks.consistest.respond import RespondConfig
+from consistest.tasks.consistest.generation import RespondConfig
 from consistest.tasks.consistest.subsets import allocate, stratified_sample
 from tests.helpers import run_cli
 
@@ -74,6 +74,7 @@ def test_sample_depends_on_content_and_seed_not_order() -> None:
     assert stratified_sample(samples, 500) == samples
 
 
+@pytest.mark.slow
 def test_sample_on_consistest_02_keeps_pairs(consistest_json: Path, persona_qas_json: Path,
                                              history_qas_json: Path, tmp_path: Path) -> None:  # fmt: skip
     out = tmp_path / "cz02"

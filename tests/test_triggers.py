@@ -91,6 +91,7 @@ def test_well_formed(question, truth, qtype, trigger, why) -> None:
     assert T.well_formed(question, truth, qtype, trigger) == why
 
 
+@pytest.mark.slow
 def test_wordnet_is_used_when_installed(monkeypatch) -> None:
     assert T.synonym_source()[0] == T.trigger_lexicon()["version"]  # no WordNet data on our machines
     monkeypatch.setattr(T, "wordnet_synonyms", lambda: lambda w: ["automobile"] if w == "car" else [])

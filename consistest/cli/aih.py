@@ -8,10 +8,12 @@ from typing import Any
 
 import click
 
+from consistest.cli.deprecation import AliasedChoice, deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import format_option, n_boot_option, nli_options
-from consistest.models.hf_chat import DEVICES, DTYPES
+from consistest.cli.options import format_option, n_boot_option, nli_options, some_model_options
 
+# The backend options every bot gets unless its spec says otherwise (NAME=SPEC,key=value).
+BACKEND_KEYS = ("device", "dtype", "batch_size", "chat_template", "system_prompt", "concurrency", "api_base")
 BOT_HELP = (
     "A bot: NAME=SPEC[,key=value...], SPEC as for --model (hf:DIR, openai:NAME, baseline:persona-bot:P); "
     "keys: max_new_tokens, do_sample, temperature, top_p, num_beams, seed, persona=false, and backend "
@@ -44,18 +46,9 @@ BOT_HELP = (
     help="The partner's first utterance: 'hello', or a dialogue's first user utterance.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Personas, inquiries and sampling.")
-@click.option("--max-new-tokens", type=int, default=40, show_default=True)
-@click.option(
-    "--top-p", type=float, default=0.9, show_default=True, help="Nucleus sampling (the paper's 0.9)."
-)
-@click.option("--temperature", type=float, default=1.0, show_default=True)
+@some_model_options(("max_new_tokens", "top_p", "temperature"), {"max_new_tokens": 40, "top_p": 0.9})
 @click.option("--greedy", is_flag=True, help="Greedy decoding for every bot (per bot: do_sample=false).")
-@click.option("--device", type=click.Choice(DEVICES), default="auto", show_default=True)
-@click.option("--dtype", type=click.Choice(DTYPES), default="auto", show_default=True)
-@click.option("--batch-size", type=int, default=32, show_default=True)
-@click.option("--chat-template", is_flag=True, help="Render HF bots with their chat template.")
-@click.option("--concurrency", type=int, default=None, help="Requests in flight, for endpoint bots.")
-@click.option("--api-base", default=None, help="OpenAI-compatible endpoint URL for openai: bots.")
+@some_model_options(BACKEND_KEYS)
 @click.option(
     "--inquirer",
     type=click.Choice(["rules", "neural", "statements"]),
@@ -96,8 +89,7 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
         top_p=kw.pop("top_p"),
         seed=kw["seed"],
     )
-    backend_keys = ("device", "dtype", "batch_size", "chat_template", "concurrency", "api_base")
-    options = {k: kw.pop(k) for k in backend_keys}
+    options = {k: kw.pop(k) for k in BACKEND_KEYS}
     options = {k: v for k, v in options.items() if v is not None and v is not False}
     bots = bots_from_options(bot_specs, bots_file, decoding, options)
     if kw.pop("no_persona"):
@@ -129,7 +121,13 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
 
 @click.command("rank")
 @click.argument("rundir", type=click.Path(path_type=Path))
-@click.option("--judge", type=click.Choice(["both", "paper", "ours"]), default="both", show_default=True)
+@click.option(
+    "--judge",
+    type=AliasedChoice(["both", "paper", "hybrid"], {"ours": "hybrid"}, "--judge"),
+    default="both",
+    show_default=True,
+    help="paper: NLI on (utterance, answer); hybrid: the ConsisTest hybrid with the entity as the truth.",
+)
 @click.option(
     "--tau", type=float, default=0.15, show_default=True, help="Paper judge: P(contradiction) > tau."
 )
@@ -142,7 +140,10 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
 )
 @click.option("--repetitions", type=int, default=1000, show_default=True)
 @n_boot_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap and subsampling seed.")
+@deprecated_alias("--seed", "--boot-seed")
+@click.option(
+    "--boot-seed", "seed", type=int, default=0, show_default=True, help="Bootstrap and subsampling seed."
+)
 @format_option
 @click.option(
     "--out",
@@ -183,7 +184,7 @@ def rank(rundir: Path, judge: str, reference: str | None, subsample: str, taus: 
         tau_grid = tuple(float(x) for x in _names(taus, ","))
     except ValueError:
         raise InputError("expected comma-separated numbers", field="subsample/taus") from None
-    judges = ("paper", "ours") if judge == "both" else (judge,)
+    judges = ("paper", "hybrid") if judge == "both" else (judge,)
     cfg = RankConfig(run=rundir, judges=judges, reference=_names(reference, ">"), grid=grid, taus=tau_grid,
                      **kw)  # fmt: skip
     outputs = RankOutputs(out=out or rundir / "rank", plots=not no_plots, export_for_judges=export_for_judges,

@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from consistest.cli.deprecation import deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.core.errors import InputError
 
@@ -62,8 +63,14 @@ def parse_memory(text: str) -> int | None:
     default=None,
     help="Dialogue layout [default: detected].",
 )
+@deprecated_alias("--format", "--data-format")
 @click.option(
-    "--format", "fmt", type=click.Choice(["parquet", "jsonl"]), default="parquet", show_default=True
+    "--data-format",
+    "fmt",
+    type=click.Choice(["parquet", "jsonl"]),
+    default="parquet",
+    show_default=True,
+    help="How the dataset's rows are written (the Hugging Face loader reads both).",
 )
 @click.option(
     "--memory",

@@ -7,16 +7,18 @@ import json
 
 import click
 
+from consistest.cli.deprecation import deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import format_option
 
-METHOD_CHOICES = ("pair", "flatten", "hierarchical", "nli-pairs")
+ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
 
 
 @click.command("train-detector")
+@deprecated_alias("--method", "--architecture")
 @click.option(
-    "--method",
-    type=click.Choice(METHOD_CHOICES),
+    "--architecture",
+    type=click.Choice(ARCHITECTURES),
     default="hierarchical",
     show_default=True,
     help="pair (b1 vs b2), flatten (whole dialogue), hierarchical (intra -> role -> history), or nli-pairs "
@@ -37,7 +39,7 @@ METHOD_CHOICES = ("pair", "flatten", "hierarchical", "nli-pairs")
     "dev",
     multiple=True,
     help="Extra labelled dev sets, used whole (nli-pairs picks tau on them, else on the dev split of "
-    "--data; the trained methods report them); repeatable.",
+    "--data; the trained architectures report them); repeatable.",
 )
 @click.option(
     "--dataset",
@@ -146,6 +148,7 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
     "--nli", default=None, help="nli-pairs: the guard's folder if it moved (its weights must not change)."
 )
 @click.option("--n-boot", type=int, default=1000, show_default=True, help="Bootstrap resamples (0: none).")
+@click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @click.option("--batch-size", type=int, default=64, show_default=True)
 @click.option("--device", type=click.Choice(["auto", "cpu", "cuda"]), default="cpu", show_default=True)
 @click.option("--threads", type=int, default=0, show_default=True)
@@ -190,7 +193,7 @@ def detect(fmt: str, quiet: bool, **opts) -> None:
 @handle_errors
 def detector_pairs(quiet: bool, **opts) -> None:
     """Synthesise English detector examples (history, intra, role, real and repeated negatives)."""
-    from consistest.training.detector_data import DetectorPairsConfig, build_detector_pairs
+    from consistest.tasks.cdconv.detector_data import DetectorPairsConfig, build_detector_pairs
 
     stats = build_detector_pairs(DetectorPairsConfig(quiet=quiet, **opts))
     click.echo(json.dumps(stats["counts"], sort_keys=True))

@@ -20,7 +20,7 @@ from consistest.cli.options import model_options, pop_respond_config
 def generate(dataset: Path, out: Path, quiet: bool, **kwargs: Any) -> None:
     """Generate one response per sample into OUT/responses.jsonl (resumable)."""
     from consistest.data.dataset_dir import open_dataset
-    from consistest.tasks.consistest.respond import respond
+    from consistest.tasks.consistest.generation import respond
 
     cfg = pop_respond_config(kwargs)
     ds = open_dataset(dataset)

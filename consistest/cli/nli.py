@@ -6,6 +6,7 @@ import json
 
 import click
 
+from consistest.cli.deprecation import deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import n_boot_option, nli_options
 
@@ -76,7 +77,7 @@ def nli_pairs(
     """Build entailment/neutral/contradiction pairs (split train/dev/test, the test split frozen) from DNLI
     triples, with synthetic pairs on top, and probes of persona sentences vs utterances (dev-probe,
     test-probe)."""
-    from consistest.training.nli_build import NLIPairsConfig, build_nli_pairs
+    from consistest.tasks.guard.pairs_build import NLIPairsConfig, build_nli_pairs
 
     result = build_nli_pairs(
         NLIPairsConfig(
@@ -225,9 +226,9 @@ def train_guard(
     evaluation on dev and the frozen test split; prints the figures, writes OUT whole."""
     from consistest.core.errors import InputError
     from consistest.models.hf_loader import quiet_transformers
-    from consistest.training.guard_eval import render_guard_eval
-    from consistest.training.guard_recipe import GuardConfig, GuardInputs
-    from consistest.training.guard_recipe import train_guard as run
+    from consistest.tasks.guard.evaluate import render_guard_eval
+    from consistest.tasks.guard.recipe import GuardConfig, GuardInputs
+    from consistest.tasks.guard.recipe import train_guard as run
 
     given = {"dialogues": dialogues, "decode": decode, "anli": tuple(anli) or None, "snli": snli}
     if data is None and not all(given.values()):
@@ -273,7 +274,8 @@ def train_guard(
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--batch-size", type=int, default=32, show_default=True)
 @click.option("--device", default="cpu", show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@deprecated_alias("--seed", "--boot-seed")
+@click.option("--boot-seed", "seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
 @quiet_option
 @handle_errors
@@ -282,7 +284,7 @@ def eval_nli(nli, nli_labels, pairs, fmt, batch_size, device, seed, n_boot, quie
     persona sentences vs utterances of unseen personas, per kind, and 3-way accuracy per source."""
     from consistest.models.nli import load_nli
     from consistest.tasks.consistest.score import check_n_boot
-    from consistest.training.guard_eval import evaluate_guard, read_guard_rows, render_guard_eval
+    from consistest.tasks.guard.evaluate import evaluate_guard, read_guard_rows, render_guard_eval
 
     check_n_boot(n_boot)
     rows = read_guard_rows(pairs)

@@ -13,14 +13,14 @@ from typing import Any
 import click
 
 from consistest.core.stats import N_BOOT
-from consistest.models.hf_chat import DEFAULT_BATCH_SIZE, DEVICES, DTYPES
+from consistest.models.decoding import DECODING_OPTIONS, Decoding
 from consistest.models.nli import DEFAULT_NLI
-from consistest.models.openai_chat import DEFAULT_CONCURRENCY, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT
-from consistest.models.rendering import DEFAULT_SYSTEM_PROMPT, SYSTEM_PROMPTS
+from consistest.models.options import ModelOption
 from consistest.tasks.consistest.prompts import VARIANTS
 
 FORMATS = ("table", "json", "markdown")
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+SHARED = ("device", "batch_size")  # backend options that the NLI model of a command reads too
 
 
 def _stack(options: list[tuple[tuple[str, ...], dict[str, Any]]]) -> Decorator:
@@ -32,44 +32,6 @@ def _stack(options: list[tuple[tuple[str, ...], dict[str, Any]]]) -> Decorator:
     return decorate
 
 
-# Backend options of HF models (device and batch size also serve the NLI model).
-HF_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
-    (("--speaker-tokens",), dict(default="<user>,<agent>", show_default=True,
-        help="USER,AGENT tokens the model was fine-tuned with.")),
-    (("--utterance-max-tokens",), dict(type=int, default=32, show_default=True,
-        help="Cut each history utterance (question included) to this many tokens; 0 = no cut.")),
-    (("--chat-template",), dict(is_flag=True,
-        help="Render with the tokenizer's chat template (system message = --system-prompt).")),
-    (("--system-prompt",), dict(type=click.Choice(SYSTEM_PROMPTS), default=DEFAULT_SYSTEM_PROMPT,
-        show_default=True, help="Chat rendering (--chat-template, openai:): a versioned instruction to stay "
-        "in character and answer briefly, then the persona; 'persona' = the persona alone.")),
-    (("--transcript",), dict(is_flag=True,
-        help="Render as a plain-text transcript for base models without a chat template (persona as the "
-        "first 'Me:' line; the reply ends at the line break).")),
-    (("--device",), dict(type=click.Choice(DEVICES), default="auto", show_default=True)),
-    (("--dtype",), dict(type=click.Choice(DTYPES), default="auto", show_default=True,
-        help="auto = float32 on CPU, the checkpoint's dtype on CUDA.")),
-    (("--batch-size",), dict(type=int, default=DEFAULT_BATCH_SIZE, show_default=True)),
-]  # fmt: skip
-# Options of OpenAI-compatible endpoints (openai:NAME); none of them changes a reply.
-ENDPOINT_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
-    (("--api-base",), dict(default=None, help="Endpoint URL for openai:NAME "
-        "[default: $OPENAI_BASE_URL, else http://127.0.0.1:8000/v1]; the key is read from $OPENAI_API_KEY.")),
-    (("--concurrency",), dict(type=int, default=DEFAULT_CONCURRENCY, show_default=True,
-        help="Requests in flight (openai:).")),
-    (("--request-timeout",), dict(type=float, default=DEFAULT_TIMEOUT, show_default=True,
-        help="Seconds per request before it is retried (openai:).")),
-    (("--max-retries",), dict(type=int, default=DEFAULT_MAX_RETRIES, show_default=True,
-        help="Retries with exponential backoff on connection errors, timeouts, 429 and 5xx (openai:).")),
-]  # fmt: skip
-DECODING_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
-    (("--max-new-tokens",), dict(type=int, default=25, show_default=True)),
-    (("--num-beams",), dict(type=int, default=1, show_default=True)),
-    (("--do-sample",), dict(is_flag=True, help="Sample instead of greedy/beam (seeded per sample id).")),
-    (("--temperature",), dict(type=float, default=1.0, show_default=True)),
-    (("--top-p",), dict(type=float, default=1.0, show_default=True)),
-    (("--seed",), dict(type=int, default=0, show_default=True)),
-]  # fmt: skip
 RUN_OPTIONS: list[tuple[tuple[str, ...], dict[str, Any]]] = [
     (("--input-variant",), dict(type=click.Choice(VARIANTS), default="standard", show_default=True,
         help="Fact-injection ablation (see consistest.tasks.consistest.prompts).")),
@@ -87,38 +49,65 @@ MODEL_HELP = (
 )
 
 
+def click_option(opt: ModelOption, default: Any = None) -> Decorator:
+    """A backend's or the decoding's declared option as a click option (``default`` overrides its own)."""
+    kwargs: dict[str, Any] = {"default": opt.default if default is None else default, "help": opt.help}
+    if opt.flag:
+        kwargs["is_flag"] = True
+    else:
+        kwargs["type"] = click.Choice(opt.type) if isinstance(opt.type, tuple) else opt.type
+        kwargs["show_default"] = opt.show_default
+    return click.option(opt.flag_name, opt.key, **kwargs)
+
+
 def _key(decls: tuple[str, ...]) -> str:
     return decls[0][2:].replace("-", "_")
 
 
 def model_options(fn: Callable[..., Any] | None = None, *, required: bool = True) -> Any:
-    """--model, its backend and decoding options, and the run options (variant, limit, overwrite)."""
+    """--model, the options of every registered backend (each declared once, by its backend), the decoding
+    options and the run options (variant, limit, overwrite): ``score`` and ``generate``."""
+    from consistest.models.registry import backend_options
 
     def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
-        f = _stack(RUN_OPTIONS + HF_OPTIONS + ENDPOINT_OPTIONS + DECODING_OPTIONS)(f)
+        for opt in reversed((*backend_options(), *DECODING_OPTIONS)):
+            f = click_option(opt)(f)
+        f = _stack(RUN_OPTIONS)(f)
         return click.option("--model", "model", required=required, default=None, help=MODEL_HELP)(f)
 
     return decorate(fn) if fn is not None else decorate
 
 
+def some_model_options(keys: tuple[str, ...], defaults: dict[str, Any] | None = None) -> Decorator:
+    """Some of the same declarations, by key, with other defaults where a command needs them (converse
+    samples, with top-p 0.9): one declaration per option for every command."""
+    from consistest.models.registry import backend_options
+
+    declared = {o.key: o for o in (*backend_options(), *DECODING_OPTIONS)}
+    defaults = defaults or {}
+
+    def decorate(f: Callable[..., Any]) -> Callable[..., Any]:
+        for key in reversed(keys):
+            f = click_option(declared[key], defaults.get(key))(f)
+        return f
+
+    return decorate
+
+
 def pop_respond_config(kwargs: dict[str, Any]) -> Any:
-    """The RespondConfig from parsed options (popped from ``kwargs``), or None when --model is absent."""
-    from consistest.models.decoding import Decoding
-    from consistest.models.registry import ModelSpec
-    from consistest.models.rendering import parse_speakers
-    from consistest.tasks.consistest.respond import RespondConfig
+    """The RespondConfig from parsed options (popped from ``kwargs``; --device and --batch-size stay, the
+    NLI model uses them too), or None when --model is absent."""
+    from consistest.models.registry import ModelSpec, backend_options
+    from consistest.tasks.consistest.generation import RespondConfig
 
     spec = kwargs.pop("model", None)
-    decoding = {_key(d): kwargs.pop(_key(d)) for d, _ in DECODING_OPTIONS}
-    backend = {_key(d): kwargs.get(_key(d)) for d, _ in HF_OPTIONS}  # kept: the NLI model uses some too
-    backend.update({_key(d): kwargs.pop(_key(d)) for d, _ in ENDPOINT_OPTIONS})
+    decoding = {o.key: kwargs.pop(o.key) for o in DECODING_OPTIONS}
+    backend = {
+        o.key: o.value(kwargs[o.key] if o.key in SHARED else kwargs.pop(o.key)) for o in backend_options()
+    }
     run = {_key(d): kwargs.pop(_key(d)) for d, _ in RUN_OPTIONS}
-    for k in ("speaker_tokens", "utterance_max_tokens", "chat_template", "system_prompt", "transcript"):
-        kwargs.pop(k)
-    kwargs.pop("dtype")
     if spec is None:
         return None
-    backend["speaker_tokens"] = parse_speakers(backend["speaker_tokens"])
     return RespondConfig(model=ModelSpec(spec, Decoding(**decoding), backend), **run)
 
 

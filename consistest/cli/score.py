@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from consistest.cli.deprecation import deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import (
     dataset_option,
@@ -16,6 +17,7 @@ from consistest.cli.options import (
     nli_options,
     pop_respond_config,
 )
+from consistest.tasks.consistest.methods import METHODS
 from consistest.tasks.consistest.trigger_config import CONFIGS
 
 
@@ -46,7 +48,7 @@ from consistest.tasks.consistest.trigger_config import CONFIGS
 )
 @click.option(
     "--method",
-    type=click.Choice(["paper", "plus"]),
+    type=click.Choice(tuple(METHODS)),
     default="paper",
     show_default=True,
     help="paper: the published hybrid; plus: with the improved rules (consistest agree measures both).",
@@ -130,9 +132,15 @@ def default_run_dir(dataset: Path, responses: Path | None, respond: Any, config:
 @click.command()
 @click.argument("rundirs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @format_option
-@click.option("--seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
+@deprecated_alias("--seed", "--boot-seed")
+@click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
-@click.option("--force", is_flag=True, help="Compare runs scored on different datasets (their shared ids).")
+@deprecated_alias("--force", "--allow-different-data")
+@click.option(
+    "--allow-different-data",
+    is_flag=True,
+    help="Compare runs scored on different datasets (on the ids they share); the table says so.",
+)
 @click.option(
     "--plot",
     type=click.Path(path_type=Path),
@@ -143,7 +151,13 @@ def default_run_dir(dataset: Path, responses: Path | None, respond: Any, config:
 @quiet_option
 @handle_errors
 def compare(
-    rundirs: tuple[Path, ...], fmt: str, seed: int, n_boot: int, force: bool, plot: Path | None, quiet: bool
+    rundirs: tuple[Path, ...],
+    fmt: str,
+    boot_seed: int,
+    n_boot: int,
+    allow_different_data: bool,
+    plot: Path | None,
+    quiet: bool,
 ) -> None:
     """Print scored runs side by side on the items all of them decided, with a paired bootstrap
     significance for each difference to run 1; warns when their signatures differ."""
@@ -151,7 +165,8 @@ def compare(
     from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
-    click.echo(render_comparison(compare_runs(rundirs, seed=seed, n_boot=n_boot, force=force), fmt))
+    result = compare_runs(rundirs, seed=boot_seed, n_boot=n_boot, allow_different_data=allow_different_data)
+    click.echo(render_comparison(result, fmt))
     if plot is not None:
-        plot_comparison(rundirs, plot, seed=seed, n_boot=n_boot)
+        plot_comparison(rundirs, plot, seed=boot_seed, n_boot=n_boot)
         click.echo(f"curves of {len(rundirs)} runs drawn to {plot}", err=True)

@@ -1,23 +1,39 @@
-"""Run directories: the names of their files in one place, a lock per directory, and a kill-safe JSONL log
-of records keyed by id (appended and fsynced batch by batch; a line cut by a kill is dropped on reopen)."""
+"""Run directories: the names of their files in one place, one reader of their manifests, a lock per
+directory, and a kill-safe JSONL log of records keyed by id (appended and fsynced batch by batch; a line cut
+by a kill is dropped on reopen)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import dumps_line, naming
+from consistest.core.io import dumps_line, naming, read_json
 
 RESPONSES_FILE = "responses.jsonl"  # {"id", "response"} per item, in completion order until complete
 GENERATION_FILE = "generation.json"  # the settings that change a response, the data hash, the signature
 SCORES_FILE = "scores.jsonl"  # one scored item per line
 SUMMARY_FILE = "summary.json"  # figures and signature
 LOCK_FILE = ".lock"
+
+
+def read_manifest(path: str | Path, required: Sequence[str] = ()) -> dict[str, Any]:
+    """The manifest of a run or output folder (summary.json, generation.json, aih.json, training.json,
+    detector.json, build_info.json): a JSON object holding the ``required`` fields. Every command reads
+    them here, so a damaged or foreign manifest is reported alike: one line naming the file and field."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise InputError("expected a JSON object", path=str(path))
+    for key in required:
+        if key not in data:
+            raise InputError("missing field", path=str(path), field=key)
+    return data
+
+
 _HELD: set[str] = set()
 
 

@@ -15,3 +15,8 @@ def format_table(header: list[str], rows: list[list[str]], fmt: str) -> list[str
         )
         for r in [header, *rows]
     ]
+
+
+def pct(x: float | None) -> str:
+    """A share in [0, 1] as a percentage with one decimal, ``-`` when there is none (every report's)."""
+    return "-" if x is None else f"{100 * x:.1f}"

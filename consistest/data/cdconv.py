@@ -15,7 +15,7 @@ from typing import Any
 from consistest.core.errors import InputError
 from consistest.core.io import read_jsonl
 from consistest.core.records import DialogueExample
-from consistest.data.decode import make_example, parse_label, read_decode
+from consistest.data.decode_reader import make_example, parse_detector_label, read_decode
 
 # CDConv's trigger methods (``method``) in English.
 CDCONV_TRIGGERS: dict[str, str] = {
@@ -45,7 +45,7 @@ def read_cdconv(path: str | Path) -> list[DialogueExample]:
     for lineno, obj in read_jsonl(path):
         turns = [_text(obj, k, path, lineno) for k in ("u1", "b1", "u2", "b2")]
         method = str(obj.get("method", ""))
-        label = parse_label(obj.get("label"), path, f"line {lineno}")
+        label = parse_detector_label(obj.get("label"), path, f"line {lineno}")
         out.append(
             make_example(
                 turns, label, trigger=CDCONV_TRIGGERS.get(method, method), origin=str(obj.get("model", ""))
@@ -69,7 +69,7 @@ def read_example_file(path: str | Path) -> list[DialogueExample]:
                 record=f"line {lineno}",
                 field="turns",
             )
-        label = parse_label(obj.get("label"), path, f"line {lineno}")
+        label = parse_detector_label(obj.get("label"), path, f"line {lineno}")
         persona = obj.get("persona", [])
         if not isinstance(persona, list) or not all(isinstance(t, str) for t in persona):
             raise InputError(

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_jsonl, dumps_line, read_json, read_jsonl
+from consistest.core.io import atomic_write_jsonl, dumps_line, read_jsonl
 from consistest.core.records import SAMPLE_COLUMNS, SESSION_COLUMNS, Sample, SessionSample, sample_columns
+from consistest.core.rundir import read_manifest
 
 DATA_STEM = "data/test"
 BUILD_INFO = "build_info.json"  # marks a directory as a consistest build (safe to replace)
@@ -80,7 +81,7 @@ def open_dataset(directory: str | Path) -> DatasetDir:
     build is refused rather than scored under the build's signature."""
     path, fmt = _data_path(directory)
     info_path = Path(directory) / BUILD_INFO
-    info = read_json(info_path) if info_path.is_file() else None
+    info = read_manifest(info_path) if info_path.is_file() else None
     samples = _load(path, fmt)
     stored = (info or {}).get("content_hash")
     if stored and (info or {}).get("data_sha256") == file_sha256(path):
@@ -177,4 +178,4 @@ def file_sha256(path: str | Path) -> str:
 
 def read_build_info(directory: str | Path) -> dict[str, Any]:
     """The build's counts, settings, content hash and signature."""
-    return read_json(Path(directory) / BUILD_INFO)
+    return read_manifest(Path(directory) / BUILD_INFO)

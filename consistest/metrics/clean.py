@@ -96,8 +96,11 @@ def is_interrogative(sentence: str) -> bool:
     return words[0] in QUESTION_WORDS and len(words) == 2 and words[1] in QUESTION_SUBJECTS
 
 
-def split_sentences(text: str) -> list[str]:
-    """Sentences with their end punctuation kept ("i do . do you ?" -> ["i do .", "do you ?"])."""
+def reply_sentences(text: str) -> list[str]:
+    """Sentences with their end punctuation kept ("i do . do you ?" -> ["i do .", "do you ?"]).
+
+    The scoring rules' own splitter of replies (part of what RULES_VERSION names; a change moves scores);
+    ``text.sentences.split_sentences`` splits dialogue utterances for the question builders."""
     return [s.strip() for s in _SENTENCE.findall(str(text)) if s.strip()]
 
 
@@ -114,7 +117,7 @@ def _strip_question_clauses(sentence: str) -> str:
 
 def clean_response(text: str) -> str:
     """The response minus its questions; "" only when it held no statement."""
-    sentences = split_sentences(text)
+    sentences = reply_sentences(text)
     kept = []
     for s in sentences:
         if s.endswith("?"):

@@ -22,6 +22,7 @@ from consistest.models.decoding import Decoding
 
 USES_DECODING = False
 OPTIONS: frozenset[str] = frozenset()  # baselines read no backend options
+CLI_OPTIONS: tuple = ()
 GENERIC_RESPONSE = "i don't know ."
 _WORD = re.compile(r"\w+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

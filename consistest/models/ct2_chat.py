@@ -29,12 +29,18 @@ from consistest.core.errors import InputError
 from consistest.models.base import Chunk, Item
 from consistest.models.ct2_convert import COMPUTE_TYPES, HF_DIR, CT2Manifest, engine_version, read_manifest
 from consistest.models.decoding import Decoding
-from consistest.models.hf_chat import DEFAULT_BATCH_SIZE, DEVICES
+from consistest.models.hf_chat import BATCH_SIZE_OPTION, DEFAULT_BATCH_SIZE, DEVICE_OPTION, DEVICES
 from consistest.models.hf_chat import prompt_tag as hf_prompt_tag
 from consistest.models.hf_encoding import Groups, HFEncoding
 from consistest.models.hf_loader import check_tokenizer, load_error
+from consistest.models.options import ModelOption
 from consistest.models.refill_support import NEUTRAL, eos_ids
-from consistest.models.rendering import DEFAULT_SPEAKERS, DEFAULT_SYSTEM_PROMPT, DEFAULT_TRANSCRIPT
+from consistest.models.rendering import (
+    DEFAULT_SPEAKERS,
+    DEFAULT_SYSTEM_PROMPT,
+    DEFAULT_TRANSCRIPT,
+    RENDER_OPTIONS,
+)
 
 USES_DECODING = True
 BatchType = Literal["examples", "tokens"]
@@ -90,6 +96,15 @@ class CT2Settings:
 
 
 OPTIONS = frozenset(f.name for f in fields(CT2Settings))  # what a bot spec may set (ct2:DIR,threads=1)
+CLI_OPTIONS: tuple[ModelOption, ...] = (
+    *RENDER_OPTIONS,
+    DEVICE_OPTION,
+    BATCH_SIZE_OPTION,
+    ModelOption("batch_type", BATCH_TYPES, "examples", "ct2: batch by inputs (examples) or by tokens "
+                "(--batch-size then counts tokens)."),
+    ModelOption("threads", int, 0, "ct2: CPU threads (0: $OMP_NUM_THREADS when set, else every CPU this "
+                "process may use)."),
+)  # fmt: skip
 
 
 def _render_options(options: Mapping[str, Any]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from consistest.core.errors import InputError
+from consistest.models.options import ModelOption
 
 
 @dataclass(frozen=True)
@@ -41,3 +42,16 @@ class Decoding:
     def settings(self) -> dict[str, Any]:
         """What is stored with a run and compared on resume."""
         return {"decoding": self.tag(), "max_new_tokens": self.max_new_tokens}
+
+
+# The decoding options of every command that runs a model (score, generate, converse), declared once;
+# a command may change a default (converse samples with top-p 0.9, as the AIH paper does).
+DECODING_OPTIONS: tuple[ModelOption, ...] = (
+    ModelOption("max_new_tokens", int, 25),
+    ModelOption("num_beams", int, 1),
+    ModelOption("do_sample", bool, False, "Sample instead of greedy/beam (seeded per sample id).", flag=True,
+                show_default=False),
+    ModelOption("temperature", float, 1.0),
+    ModelOption("top_p", float, 1.0),
+    ModelOption("seed", int, 0),
+)  # fmt: skip

@@ -24,12 +24,14 @@ from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
 from consistest.models.hf_encoding import HFEncoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
+from consistest.models.options import ModelOption
 from consistest.models.refill import SEGMENT_BATCHES, RefillDecoder
 from consistest.models.refill_support import unsupported
 from consistest.models.rendering import (
     DEFAULT_SPEAKERS,
     DEFAULT_SYSTEM_PROMPT,
     DEFAULT_TRANSCRIPT,
+    RENDER_OPTIONS,
     check_system_prompt,
 )
 
@@ -77,6 +79,15 @@ class HFSettings:
 
 
 OPTIONS = frozenset(f.name for f in fields(HFSettings))  # what a bot spec may set (hf:DIR,chat_template=true)
+# Device and batch size also serve the NLI model of the commands that have one.
+DEVICE_OPTION = ModelOption("device", DEVICES, "auto")
+BATCH_SIZE_OPTION = ModelOption("batch_size", int, DEFAULT_BATCH_SIZE)
+CLI_OPTIONS: tuple[ModelOption, ...] = (
+    *RENDER_OPTIONS,
+    DEVICE_OPTION,
+    ModelOption("dtype", DTYPES, "auto", "auto = float32 on CPU, the checkpoint's dtype on CUDA."),
+    BATCH_SIZE_OPTION,
+)
 
 
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:

@@ -28,7 +28,13 @@ from consistest.core.errors import EnvironmentFault, InputError
 from consistest.core.records import Conversation
 from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
-from consistest.models.rendering import DEFAULT_SYSTEM_PROMPT, chat_messages, check_system_prompt
+from consistest.models.options import ModelOption
+from consistest.models.rendering import (
+    DEFAULT_SYSTEM_PROMPT,
+    SYSTEM_PROMPT_OPTION,
+    chat_messages,
+    check_system_prompt,
+)
 
 USES_DECODING = True
 DEFAULT_API_BASE = "http://127.0.0.1:8000/v1"
@@ -68,6 +74,16 @@ class EndpointSettings:
 
 
 OPTIONS = frozenset(f.name for f in fields(EndpointSettings))  # what a bot spec may set
+CLI_OPTIONS: tuple[ModelOption, ...] = (
+    ModelOption("api_base", str, None, "Endpoint URL for openai:NAME [default: $OPENAI_BASE_URL, else "
+                "http://127.0.0.1:8000/v1]; the key is read from $OPENAI_API_KEY.", show_default=False),
+    ModelOption("concurrency", int, DEFAULT_CONCURRENCY, "Requests in flight (openai:)."),
+    ModelOption("request_timeout", float, DEFAULT_TIMEOUT,
+                "Seconds per request before it is retried (openai:)."),
+    ModelOption("max_retries", int, DEFAULT_MAX_RETRIES,
+                "Retries with exponential backoff on connection errors, timeouts, 429 and 5xx (openai:)."),
+    SYSTEM_PROMPT_OPTION,
+)  # fmt: skip
 
 
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:

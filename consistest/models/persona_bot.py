@@ -74,7 +74,8 @@ def content_words(text: str) -> set[str]:
     return out
 
 
-def sentences(text: str) -> list[str]:
+def statements(text: str) -> list[str]:
+    """The sentences of a reply that are not questions (what the bot said and may contradict later)."""
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip() and not s.strip().endswith("?")]
 
 
@@ -89,8 +90,10 @@ def _kind(word: str) -> str | None:
     return None
 
 
-def swap_value(sentence: str, rng: random.Random, asked: set[str] = frozenset()) -> str | None:
-    """The sentence with one value replaced by another of its kind, or None when it holds no value.
+def lie_by_swapping(sentence: str, rng: random.Random, asked: set[str] = frozenset()) -> str | None:
+    """The sentence with one value replaced by another of its kind, or None when it holds no value: the
+    bot's lie, from its own small value lists (``training.nli_synth.swap_value`` makes the guard's versioned
+    training contradictions from the relation's pool; they differ on purpose, each versioned apart).
     Values the question names (``asked``: "how many *dogs* ...") are kept when another one can go."""
     spots = [(m, _kind(m.group())) for m in _WORD.finditer(sentence)]
     spots = [(m, k) for m, k in spots if k is not None]
@@ -113,8 +116,9 @@ _AUX = ("am", "was", "can", "will", "could", "would", "do", "did")
 _PAST = ("was", "had", "did", "won", "went", "got", "made", "took", "saw", "drove", "met", "lost", "ran")
 
 
-def negate(sentence: str) -> str:
-    """i am X -> i am not X; i'm X -> i'm not X; i have X -> i do not have X; my X is Y -> my X is not Y;
+def lie_by_negation(sentence: str) -> str:
+    """The bot's lie by negation (``training.nli_synth.negate`` is the guard data's own, versioned apart):
+    i am X -> i am not X; i'm X -> i'm not X; i have X -> i do not have X; my X is Y -> my X is not Y;
     i do not X -> i do X; a past tense it cannot undo -> it is not true that ..."""
     words = sentence.split()
     low = [w.lower() for w in words]
@@ -137,14 +141,14 @@ def negate(sentence: str) -> str:
 
 def contradict(sentence: str, rng: random.Random, asked: set[str] = frozenset()) -> str:
     """A value swapped when the sentence has one, else the statement negated."""
-    return swap_value(sentence, rng, asked) or negate(sentence)
+    return lie_by_swapping(sentence, rng, asked) or lie_by_negation(sentence)
 
 
 def persona_bot_reply(conv: Conversation, rate: float) -> str:
     """The bot's reply to ``conv`` (see the module docstring)."""
     rng = random.Random(content_hash(PREFIX, PERSONA_BOT_VERSION, rate, conv.persona,
                                      [(t.role, t.text) for t in conv.turns]))  # fmt: skip
-    said = [s for t in conv.turns if t.role == "assistant" for s in sentences(t.text)]
+    said = [s for t in conv.turns if t.role == "assistant" for s in statements(t.text)]
     last = conv.turns[-1].text if conv.turns and conv.turns[-1].role == "user" else ""
     if "?" in last:
         asked = content_words(last)

@@ -7,8 +7,9 @@ options)`` (what changes a reply; stored with runs, compared on resume; never lo
 ``prompt_tag(name, options)`` (how conversations are rendered, for the signature's ``prompt:``; None when
 there is no rendering), ``engine_tag(name, options)`` (the engine that computes the replies when it is not
 the model's own framework, e.g. ``ctranslate2-4.8.5-int8``, named in the signature's ``model:`` value; None
-for the others) and ``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one module
-plus one line here.
+for the others), ``CLI_OPTIONS`` (its command-line options, :class:`~consistest.models.options.ModelOption`;
+the model-options group of ``score``, ``generate`` and ``converse`` is built from every backend's) and
+``load(name, decoding, options, quiet)`` -> a ChatModel. A new backend is one module plus one line here.
 
 ``parse_model_spec("hf:models/smollm2,temperature=1.3,do_sample=true,chat_template=true")`` reads a spec
 with its own decoding and backend options in one string (bot-bot conversations name several models).
@@ -26,6 +27,7 @@ from typing import Any
 from consistest.core.errors import InputError
 from consistest.models.base import ChatModel
 from consistest.models.decoding import Decoding
+from consistest.models.options import ModelOption
 
 BACKENDS: dict[str, str] = {
     "baseline": "consistest.models.baselines",
@@ -34,6 +36,17 @@ BACKENDS: dict[str, str] = {
     "openai": "consistest.models.openai_chat",
 }
 DEFAULT_BACKEND = "hf"
+
+
+def backend_options() -> tuple[ModelOption, ...]:
+    """Every registered backend's command-line options, one per key (the default backend's first); two
+    backends that read one key must declare it alike (share the declaration)."""
+    out: dict[str, ModelOption] = {}
+    for kind in sorted(BACKENDS, key=lambda k: k != DEFAULT_BACKEND):
+        for opt in importlib.import_module(BACKENDS[kind]).CLI_OPTIONS:
+            if out.setdefault(opt.key, opt) != opt:
+                raise ValueError(f"backend {kind!r} declares --{opt.key} unlike another backend")
+    return tuple(out.values())
 
 
 def split_spec(spec: str) -> tuple[str, str]:

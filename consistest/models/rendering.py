@@ -33,6 +33,7 @@ from typing import Literal, get_args
 
 from consistest.core.errors import InputError
 from consistest.core.records import Conversation
+from consistest.models.options import ModelOption
 
 DEFAULT_SPEAKERS: tuple[str, str] = ("<user>", "<agent>")
 
@@ -165,3 +166,24 @@ def parse_speakers(spec: str | Sequence[str]) -> tuple[str, str]:
     if len(parts) != 2 or not all(parts):
         raise InputError(f"expected two speaker tokens 'USER,AGENT', got {spec!r}", field="speaker-tokens")
     return parts[0], parts[1]
+
+
+# Rendering options, read by every backend that renders conversations itself (hf:, ct2:; openai: reads the
+# system prompt); declared here once.
+SYSTEM_PROMPT_OPTION = ModelOption(
+    "system_prompt", SYSTEM_PROMPTS, DEFAULT_SYSTEM_PROMPT,
+    "Chat rendering (--chat-template, openai:): a versioned instruction to stay in character and answer "
+    "briefly, then the persona; 'persona' = the persona alone.",
+)  # fmt: skip
+RENDER_OPTIONS: tuple[ModelOption, ...] = (
+    ModelOption("speaker_tokens", str, ",".join(DEFAULT_SPEAKERS),
+                "USER,AGENT tokens the model was fine-tuned with.", convert=lambda v: parse_speakers(v)),
+    ModelOption("utterance_max_tokens", int, 32, "Cut each history utterance (question included) to this "
+                "many tokens; 0 = no cut."),
+    ModelOption("chat_template", bool, False, "Render with the tokenizer's chat template (system message = "
+                "--system-prompt).", flag=True, show_default=False),
+    SYSTEM_PROMPT_OPTION,
+    ModelOption("transcript", bool, False, "Render as a plain-text transcript for base models without a "
+                "chat template (persona as the first 'Me:' line; the reply ends at the line break).",
+                flag=True, show_default=False),
+)  # fmt: skip

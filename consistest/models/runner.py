@@ -16,8 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
-from consistest.core.rundir import GENERATION_FILE, RESPONSES_FILE, AppendLog, read_log, run_lock
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress
+from consistest.core.rundir import (
+    GENERATION_FILE,
+    RESPONSES_FILE,
+    AppendLog,
+    read_log,
+    read_manifest,
+    run_lock,
+)
 from consistest.models.base import ChatModel, Item
 
 
@@ -88,9 +95,7 @@ def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) ->
             p.unlink(missing_ok=True)
         return
     if info_path.exists():
-        stored = read_json(info_path)
-        if not isinstance(stored, dict):
-            raise InputError("expected a JSON object", path=str(info_path))
+        stored = read_manifest(info_path)
         if stored.get("data") != info.data:
             raise InputError(
                 "this run was generated on a different dataset; use --overwrite or another --out",

@@ -32,7 +32,9 @@ def _is_punct(word: str) -> bool:
 
 
 def split_sentences(text: str) -> list[str]:
-    """Split raw text after . ! ? (PersonaChat spaces its punctuation; a rule splitter is enough)."""
+    """Split raw text after . ! ? (PersonaChat spaces its punctuation; a rule splitter is enough); pieces of
+    punctuation alone are dropped. Replies are split by ``metrics.clean.reply_sentences`` (the scoring
+    rules' own, which keeps such pieces)."""
     parts = re.split(r"(?<=[.!?])\s+(?=[^.!?\s])", text.strip())
     return [p.strip() for p in parts if p.strip() and not _is_punct(p.strip())]
 
@@ -56,8 +58,10 @@ def _only_markers(text: str) -> bool:
     return all(w in markers or _is_punct(w) for w in normalise(text).split())
 
 
-def is_interrogative(text: str) -> bool:
-    """A question: ends with '?' (PersonaChat keeps question marks reliably)."""
+def ends_with_question_mark(text: str) -> bool:
+    """A question by its mark alone (PersonaChat keeps question marks reliably). The question builders'
+    test; replies are judged by ``metrics.clean.is_interrogative``, which also knows questions without one
+    ("do you ski") and is part of the scoring rules."""
     return text.rstrip().endswith("?")
 
 

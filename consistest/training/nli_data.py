@@ -35,7 +35,7 @@ class NLIExample:
     label: int
 
 
-def parse_label(value: Any, path: str, record: str) -> int:
+def parse_nli_label(value: Any, path: str, record: str) -> int:
     """Label name (any case) or id 0/1/2 -> model id; anything else is an InputError."""
     if isinstance(value, int) and not isinstance(value, bool) and value in ID2LABEL:
         return value
@@ -89,7 +89,7 @@ def read_nli_file(path: str | Path, split: str | None = None) -> list[NLIExample
         hypothesis = _text(obj, ("hypothesis", "sentence2"), str(path), record)
         if "label" not in obj:
             raise InputError("missing", path=str(path), record=record, field="label")
-        out.append(NLIExample(premise, hypothesis, parse_label(obj["label"], str(path), record)))
+        out.append(NLIExample(premise, hypothesis, parse_nli_label(obj["label"], str(path), record)))
     if not out:
         raise InputError(f"no examples{f' with split {split!r}' if split else ''}", path=str(path))
     return out

@@ -82,7 +82,7 @@ def persona_texts(dialogues: Sequence[Dialogue]) -> frozenset[str]:
     return frozenset(" ".join(t.split()) for d in dialogues for t in (*d.persona, *d.partner_persona))
 
 
-def split_sentences(
+def assign_sentence_splits(
     dialogues: Sequence[Dialogue],
     sents: Sequence[Sentence],
     units: dict[str, set[str]],
@@ -238,7 +238,7 @@ def make_pairs(
     if not any(d.persona_triples or d.utterance_triples for d in dialogues):
         raise InputError("the dialogues carry no DNLI triples (use the ConvAI2 'both' layout with triples)")
     sents, units = collect_sentences(dialogues)
-    splits = split_sentences(dialogues, sents, units, seed, dev_fraction, test_fraction)
+    splits = assign_sentence_splits(dialogues, sents, units, seed, dev_fraction, test_fraction)
     rows: list[dict[str, Any]] = []
     stats: dict[str, Any] = {
         "version": RELATIONS_VERSION,

@@ -18,7 +18,7 @@ import torch
 from consistest.data.dataset_dir import load_samples
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
-from consistest.tasks.consistest.respond import RespondConfig, respond
+from consistest.tasks.consistest.generation import RespondConfig, respond
 
 IDS = Path(__file__).with_name("smollm2_ids.txt")
 

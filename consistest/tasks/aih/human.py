@@ -82,13 +82,15 @@ def agreement(
     rows = []
     for t in taus:
         rows.append(_agree(f"paper tau={t:g}", labelled, labels, lambda q, t=t: contradiction(q, "paper", t)))
-    rows.append(_agree("ours (score < 0.5)", labelled, labels, lambda q: contradiction(q, "ours", tau), 0.5))
+    rows.append(
+        _agree("hybrid (score < 0.5)", labelled, labels, lambda q: contradiction(q, "hybrid", tau), 0.5)
+    )
     by_bot: dict[str, dict[str, Any]] = {}
     for bot in sorted({q["bot"] for q in labelled}):
         mine = [q for q in labelled if q["bot"] == bot]
         by_bot[bot] = {"labelled": len(mine), "human": _mean([labels[q["id"]] for q in mine]),
                        f"paper tau={tau:g}": _mean([contradiction(q, "paper", tau) for q in mine]),
-                       "ours": _mean([contradiction(q, "ours", tau) for q in mine])}  # fmt: skip
+                       "hybrid": _mean([contradiction(q, "hybrid", tau) for q in mine])}  # fmt: skip
     return {"labelled": len(labelled), "human_rate": _mean([labels[q["id"]] for q in labelled]),
             "agreement": rows, "by_bot": by_bot}  # fmt: skip
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from consistest.metrics.clean import clean_response, is_interrogative, split_sentences
+from consistest.metrics.clean import clean_response, is_interrogative, reply_sentences
 from consistest.models.base import AnswerAwareQuestionGenerator
 from consistest.tasks.aih.config import InquirerKind
 from consistest.text.entities import ENTITIES_VERSION, Entity, entities
@@ -45,7 +45,7 @@ class Inquiry:
 def declarative_sentences(utterance: str) -> list[str]:
     """The utterance's sentences without questions ("i love hiking , do you ?" keeps "i love hiking")."""
     out = []
-    for s in split_sentences(utterance):
+    for s in reply_sentences(utterance):
         kept = clean_response(s) if s.endswith("?") and "," in s else s
         if kept and not is_interrogative(kept):
             out.append(kept)

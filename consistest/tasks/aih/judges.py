@@ -3,13 +3,17 @@
 - ``paper`` (AIH): NLI on premise = the utterance asked about, hypothesis = the answer; a contradiction
   when P(contradiction) > tau (0.15 in the paper). The probabilities are stored, so ``rank --tau`` can
   move the threshold without running the model again.
-- ``ours``: the ConsisTest hybrid applied to the inquiry: the entity is the truth, the answer is scored
-  by keyword recall with the NLI guard (premise = the sentence holding the entity, hypothesis = the
-  answer without its questions), so an evasive or forgetful answer counts against the bot too. Its
-  inconsistency is 1 - score. Statement inquiries (``--inquirer statements``): yes/no questions by the
-  yes/no rules; open WH questions ("what do you love?", template ``st.wh.open``), whose truth is one of
-  possibly several true answers, count an answer without the truth as consistent unless the guard calls it
-  a contradiction (undecided without NLI).
+- ``hybrid`` (first called ``ours``): the ConsisTest hybrid applied to the inquiry: the entity is the
+  truth, the answer is scored by keyword recall with the NLI guard (premise = the sentence holding the
+  entity, hypothesis = the answer without its questions), so an evasive or forgetful answer counts
+  against the bot too. Its inconsistency is 1 - score. Statement inquiries (``--inquirer statements``):
+  yes/no questions by the yes/no rules; open WH questions ("what do you love?", template
+  ``st.wh.open``), whose truth is one of possibly several true answers, count an answer without the
+  truth as consistent unless the guard calls it a contradiction (undecided without NLI).
+
+The hybrid judge's verdicts are stored in ``inquiries.jsonl`` under its first name (``ours_score``,
+``ours_outcome``...), and its bootstrap and stability draws are seeded by that name too (``STORED_KEY``):
+runs written before the rename read and rank the same, to the last digit.
 """
 
 from __future__ import annotations
@@ -21,12 +25,15 @@ from consistest.metrics.rules import final_score, judge
 from consistest.models.base import ProbabilisticNLI
 from consistest.text.questions.statements import OPEN_TEMPLATE
 
-JudgeName = Literal["paper", "ours"]
+JudgeName = Literal["paper", "hybrid"]
 JUDGES: tuple[JudgeName, ...] = get_args(JudgeName)
 JUDGE_LABELS: dict[JudgeName, str] = {
     "paper": "paper: NLI P(contradiction) > tau on (utterance, answer)",
-    "ours": "ours: ConsisTest hybrid, entity = truth (keyword recall + NLI guard)",
+    "hybrid": "hybrid: ConsisTest hybrid, entity = truth (keyword recall + NLI guard)",
 }
+RENAMED: dict[str, JudgeName] = {"ours": "hybrid"}  # old judge names, accepted one release
+# The key of each judge in stored inquiries and in the seeds of its random draws (kept across the rename).
+STORED_KEY: dict[JudgeName, str] = {"paper": "paper", "hybrid": "ours"}
 
 
 def judge_inquiries(
@@ -35,8 +42,8 @@ def judge_inquiries(
     """The inquiries with both verdicts added (``None`` where a judge cannot decide without NLI)."""
     verdicts = [judge(q["question"], q["truth"], inquiry_type(q), q["answer"]) for q in inquiries]
     paper_pairs = [(q["utterance"], q["answer"]) for q in inquiries]
-    ours_pairs = [(q["sentence"], v.cleaned) for q, v in zip(inquiries, verdicts, strict=True)]
-    probs = nli.predict_proba(paper_pairs + ours_pairs) if nli is not None and inquiries else []
+    hybrid_pairs = [(q["sentence"], v.cleaned) for q, v in zip(inquiries, verdicts, strict=True)]
+    probs = nli.predict_proba(paper_pairs + hybrid_pairs) if nli is not None and inquiries else []
     out = []
     for k, (q, v) in enumerate(zip(inquiries, verdicts, strict=True)):
         paper = probs[k] if probs else None
@@ -70,7 +77,7 @@ def _open_score(v: Any, guard: str | None) -> float | None:
 
 
 def contradiction(inquiry: Mapping[str, Any], name: JudgeName, tau: float) -> float | None:
-    """1 for a contradiction, 0 for a consistent answer (ours: 1 - score, so partial recall counts in
+    """1 for a contradiction, 0 for a consistent answer (hybrid: 1 - score, so partial recall counts in
     part); None when the judge could not decide (no NLI)."""
     if name == "paper":
         nli = inquiry.get("nli")

@@ -21,7 +21,7 @@ from consistest.tasks.aih.plots import (
     plot_heatmap,
     plot_stability,
 )
-from consistest.tasks.aih.rank import RankConfig, load_run, rank
+from consistest.tasks.aih.rank import RankConfig, load_converse_run, rank
 from consistest.tasks.aih.report import render
 
 REPORT_FILE = "rank.json"
@@ -42,7 +42,7 @@ class RankOutputs:
 
 def run_rank(cfg: RankConfig, outputs: RankOutputs) -> dict[str, Any]:
     """Rank ``cfg.run``; write the report folder and the export; return the report."""
-    run = load_run(cfg.run)
+    run = load_converse_run(cfg.run)
     report = rank(cfg, run)
     if outputs.judged is not None:
         labels = read_labels(outputs.judged, run.inquiries)

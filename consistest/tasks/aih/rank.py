@@ -9,13 +9,21 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import read_json, read_jsonl
+from consistest.core.io import read_jsonl
+from consistest.core.rundir import read_manifest
 from consistest.core.signature import make_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
 from consistest.tasks.aih import stats
 from consistest.tasks.aih.config import DEFAULT_TAU
 from consistest.tasks.aih.converse import CONVERSATIONS_FILE, INQUIRIES_FILE, RUN_FILE
-from consistest.tasks.aih.judges import JUDGE_LABELS, JUDGES, JudgeName, contradiction
+from consistest.tasks.aih.judges import (
+    JUDGE_LABELS,
+    JUDGES,
+    RENAMED,
+    STORED_KEY,
+    JudgeName,
+    contradiction,
+)
 
 DEFAULT_GRID = (1, 2, 5, 10, 20, 50, 100, 200)
 REPETITIONS = 1000
@@ -36,6 +44,10 @@ class RankConfig:
     taus: tuple[float, ...] = field(default=(0.05, 0.1, 0.15, 0.3, 0.5, 0.7, 0.9))  # for --judged
 
     def __post_init__(self) -> None:
+        judges = tuple(RENAMED.get(j, j) for j in self.judges)  # "ours" is the hybrid judge's old name
+        if unknown := [j for j in judges if j not in JUDGES]:
+            raise InputError(f"unknown judge {unknown[0]!r} (one of {', '.join(JUDGES)})", field="judge")
+        object.__setattr__(self, "judges", judges)
         if not 0.0 < self.tau < 1.0:
             raise InputError("must lie between 0 and 1", field="tau")
         if self.n_boot != 0 and self.n_boot < MIN_BOOT:
@@ -58,13 +70,13 @@ class Run:
         return sorted(self.info["settings"]["bots"])
 
 
-def load_run(path: Path) -> Run:
+def load_converse_run(path: Path) -> Run:
     """Read a run directory written by ``consistest converse`` (complete, judged)."""
     info_path = Path(path) / RUN_FILE
     if not info_path.is_file():
         raise InputError(f"no {RUN_FILE}: not a consistest converse run directory", path=str(path))
-    info = read_json(info_path)
-    if not isinstance(info, dict) or not info.get("complete"):
+    info = read_manifest(info_path)
+    if not info.get("complete"):
         raise InputError("the run is not complete; run consistest converse again to finish it",
                          path=str(path))  # fmt: skip
     convs = _unique(Path(path) / CONVERSATIONS_FILE, ("id", "partner", "bot"))
@@ -128,14 +140,14 @@ def cells(
 def signature(run: Run, cfg: RankConfig) -> str:
     """The run's signature parts with this ranking's tau, judges and seeds."""
     parts = [(k, v) for k, v in run.info["signature_parts"] if k != "tau"]
-    ours = [("judges", list(cfg.judges)), ("tau", cfg.tau), ("boot", f"{cfg.n_boot}-s{cfg.seed}"),
-            ("stab", f"{cfg.repetitions}-s{cfg.seed}")]  # fmt: skip
-    return make_signature([*parts, *ours])
+    own = [("judges", list(cfg.judges)), ("tau", cfg.tau), ("boot", f"{cfg.n_boot}-s{cfg.seed}"),
+           ("stab", f"{cfg.repetitions}-s{cfg.seed}")]  # fmt: skip
+    return make_signature([*parts, *own])
 
 
 def rank(cfg: RankConfig, run: Run | None = None) -> dict[str, Any]:
     """The report of a run: per judge the matrices, ranking, tests and stability."""
-    run = run or load_run(cfg.run)
+    run = run or load_converse_run(cfg.run)
     bots = run.bots
     unknown = sorted(set(cfg.reference) - set(bots))
     if unknown or (cfg.reference and sorted(cfg.reference) != bots):
@@ -171,7 +183,7 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
     out["per_conversation"] = {"inquiries": decided / convs, "contradictions": contradictions / convs}
     matrix = stats.rate_matrix(cs, bots)
     rates = stats.bot_rates(matrix)
-    boots = stats.bootstrap(cs, bots, cfg.n_boot, cfg.seed, judge) if cfg.n_boot else None
+    boots = stats.bootstrap(cs, bots, cfg.n_boot, cfg.seed, STORED_KEY[judge]) if cfg.n_boot else None
     out["matrix"] = {i: {j: _num(matrix[a, b]) for b, j in enumerate(bots)} for a, i in enumerate(bots)}
     out["bots"] = {b: _bot_figures(cs, b, rates[k], boots[:, k] if boots is not None else None)
                    for k, b in enumerate(bots)}  # fmt: skip
@@ -186,7 +198,7 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
     out["stability"] = {
         "reference": reference, "reference_from": "--reference" if cfg.reference else "full data",
         "all": usable,  # S = every conversation of a pair: the full data itself, not a subsample
-        **stats.stability(cs, bots, reference, grid, cfg.repetitions, cfg.seed, judge),
+        **stats.stability(cs, bots, reference, grid, cfg.repetitions, cfg.seed, STORED_KEY[judge]),
     }  # fmt: skip
     delays = sorted({int(q.get("delay", 0)) for q in run.inquiries})
     if delays != [0]:
@@ -205,7 +217,8 @@ def by_delay(run: Run, judge: JudgeName, cfg: RankConfig, delays: Sequence[int])
     for d in delays:
         cs = cells(run, judge, cfg.tau, d, last_turn=last)
         rates = stats.bot_rates(stats.rate_matrix(cs, bots))
-        boots = stats.bootstrap(cs, bots, cfg.n_boot, cfg.seed, f"{judge}:delay") if cfg.n_boot else None
+        key = f"{STORED_KEY[judge]}:delay"
+        boots = stats.bootstrap(cs, bots, cfg.n_boot, cfg.seed, key) if cfg.n_boot else None
         base = (rates, boots) if base is None else base
         entry = {}
         for k, b in enumerate(bots):

@@ -6,11 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from consistest.core.table import format_table
-
-
-def pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}"
+from consistest.core.table import format_table, pct
 
 
 def p_value(p: float | None) -> str:

@@ -10,8 +10,9 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl, read_json
+from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
+from consistest.core.rundir import read_manifest
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import DETECT_MARK, guard_predictions, warn_training_overlap
 from consistest.tasks.cdconv.report import by_group, detector_metrics, figures_with_intervals
@@ -31,6 +32,7 @@ class DetectConfig:
     threads: int = 0
     nli: str | None = None  # nli-pairs: the guard's folder when it moved (its weights must be the same)
     n_boot: int = 1000  # bootstrap resamples for the intervals (0: none)
+    boot_seed: int = 0
     quiet: bool = False
 
 
@@ -45,7 +47,7 @@ def prediction_rows(examples: Sequence[DialogueExample], preds: Sequence[Any]) -
 
 
 def set_metrics(
-    examples: Sequence[DialogueExample], preds: Sequence[Any], n_boot: int = 0
+    examples: Sequence[DialogueExample], preds: Sequence[Any], n_boot: int = 0, boot_seed: int = 0
 ) -> dict[str, Any] | None:
     """Table 4 figures over the labelled examples, overall, by trigger and by origin (the bot model, when
     a few), and with ``n_boot`` the figures with 95% bootstrap intervals, the replies to one context
@@ -64,7 +66,7 @@ def set_metrics(
         out["by_origin"] = by_group(gold, pred, origins)
     if n_boot > 0:
         clusters = [examples[i].context for i in idx]
-        out["intervals"] = figures_with_intervals(gold, pred, clusters, n_boot=n_boot)
+        out["intervals"] = figures_with_intervals(gold, pred, clusters, n_boot=n_boot, seed=boot_seed)
     return out
 
 
@@ -76,6 +78,7 @@ def evaluate_sets(
     device: str = "cpu",
     nli: str | None = None,
     n_boot: int = 0,
+    boot_seed: int = 0,
 ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
     """(metrics per labelled set, prediction rows per set) of a trained or calibrated detector."""
     from consistest.tasks.cdconv.pairwise import load_detector
@@ -85,7 +88,7 @@ def evaluate_sets(
     for name, examples in sets.items():
         preds = detector.predict(examples)
         rows[name] = prediction_rows(examples, preds)
-        m = set_metrics(examples, preds, n_boot)
+        m = set_metrics(examples, preds, n_boot, boot_seed)
         if m is not None:
             results[name] = m
     return results, rows
@@ -112,7 +115,7 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     name = "+".join(Path(p).name for p in cfg.data)
     results, rows = evaluate_sets(
         cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device, nli=cfg.nli,
-        n_boot=cfg.n_boot,
+        n_boot=cfg.n_boot, boot_seed=cfg.boot_seed,
     )  # fmt: skip
     summary = {
         "written_by": DETECT_MARK,
@@ -137,18 +140,18 @@ def _counts(values: Sequence[str]) -> dict[str, int]:
 
 
 def _detector_info(directory: str) -> dict[str, Any]:
-    from consistest.training.detector import DETECTOR_FILE
+    from consistest.tasks.cdconv.detector import DETECTOR_FILE
 
     path = Path(directory) / DETECTOR_FILE
     if not path.is_file():
         raise InputError(
             f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=directory
         )
-    from consistest.tasks.cdconv.pairwise import METHOD as PAIRS
-    from consistest.training.detector import Detector
+    from consistest.tasks.cdconv.detector import Detector, architecture_of
+    from consistest.tasks.cdconv.pairwise import ARCHITECTURE as PAIRS
 
-    info = read_json(path)
-    if not (isinstance(info, dict) and info.get("method") == PAIRS):  # nli-pairs: the guard, no stages
+    info = read_manifest(path)
+    if architecture_of(info) != PAIRS:  # nli-pairs: the guard, no stages
         info = Detector.read_info(Path(directory))
     if "signature" not in info:
         raise InputError("missing field", path=str(path), field="signature")
@@ -161,10 +164,10 @@ UNKNOWN_SHARE = 0.5  # above this share of unknown words a detector judges text 
 def warn_unknown_text(directory: str, examples: Sequence[DialogueExample]) -> None:
     """Warn when most words of the dialogues are not in the detector's vocabulary (English text for a
     detector trained on Chinese): its predictions then say little."""
-    from consistest.tasks.cdconv.pairwise import METHOD as PAIRS
-    from consistest.training.detector import DETECTOR_FILE, Detector
+    from consistest.tasks.cdconv.detector import DETECTOR_FILE, Detector, architecture_of
+    from consistest.tasks.cdconv.pairwise import ARCHITECTURE as PAIRS
 
-    if read_json(Path(directory) / DETECTOR_FILE).get("method") == PAIRS:
+    if architecture_of(read_manifest(Path(directory) / DETECTOR_FILE)) == PAIRS:
         return  # the guard's English vocabulary, no trained stage
     share = Detector.unknown_share(directory, [t for ex in examples[:2000] for t in ex.turns])
     if share > UNKNOWN_SHARE:

@@ -23,7 +23,7 @@ from consistest.core.errors import InputError
 from consistest.core.io import read_jsonl
 from consistest.core.records import DetectorLabel, DialogueExample, Sample, content_hash
 from consistest.data.cdconv import read_examples
-from consistest.data.decode import make_example
+from consistest.data.decode_reader import make_example
 
 # A ConsisTest failure category as a detector label (uninformative replies contradict nothing); replies
 # only an NLI model could place (``not_judged``; ``undecided`` in runs scored before categories v2) have none.

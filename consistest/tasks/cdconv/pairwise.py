@@ -23,11 +23,11 @@ from typing import Any, Literal, get_args
 from consistest.core.errors import InputError
 from consistest.core.io import read_json
 from consistest.core.records import DialogueExample
-from consistest.metrics.clean import split_sentences
+from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
-from consistest.training.detector import DETECTOR_FILE, Prediction
+from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction
 
-METHOD = "nli-pairs"
+ARCHITECTURE = "nli-pairs"
 Source = Literal["history", "persona", "intra"]
 SOURCES: tuple[Source, ...] = get_args(Source)
 Unit = Literal["turn", "sentence"]
@@ -48,7 +48,7 @@ class PairSettings:
 
 
 def _parts(text: str, unit: Unit) -> list[str]:
-    parts = split_sentences(text) if unit == "sentence" else [text]
+    parts = reply_sentences(text) if unit == "sentence" else [text]
     return [p.strip() for p in parts if any(c.isalnum() for c in p)] or ([text] if text.strip() else [])
 
 
@@ -139,7 +139,8 @@ class PairwiseDetector:
         if nli_signature(guard) != self.info["guard_signature"]:
             raise InputError(
                 f"the guard {nli_signature(guard)} is not the one tau was picked with "
-                f"({self.info['guard_signature']}): calibrate again (train-detector --method nli-pairs)",
+                f"({self.info['guard_signature']}): calibrate again "
+                "(train-detector --architecture nli-pairs)",
                 path=str(spec),
             )
         self.guard = guard
@@ -178,11 +179,11 @@ def calibrate(
     dev_hash = content_hash(sorted((ex.id, ex.label) for ex in labelled))
     local = Path(spec).expanduser()
     signature = make_signature(
-        [("task", "cdconv"), ("method", METHOD), ("nli", nli_signature(guard)), ("pairs", settings.tag()),
-         ("tau", f"{tau:.4f}"), ("dev", dev_hash[:12])]
+        [("task", "cdconv"), ("method", ARCHITECTURE), ("nli", nli_signature(guard)),
+         ("pairs", settings.tag()), ("tau", f"{tau:.4f}"), ("dev", dev_hash[:12])]
     )  # fmt: skip
     return {
-        "method": METHOD,
+        "architecture": ARCHITECTURE,
         "guard": str(local.resolve()) if local.is_dir() else spec,
         "guard_signature": nli_signature(guard),
         "tau": tau,
@@ -198,14 +199,15 @@ def calibrate(
 def load_detector(
     directory: str | Path, *, batch_size: int = 64, device: str = "cpu", nli: str | None = None
 ):
-    """A trained detector or a calibrated ``nli-pairs`` one, by the method its ``detector.json`` names."""
-    from consistest.training.detector import Detector
+    """A trained detector or a calibrated ``nli-pairs`` one, by the architecture its ``detector.json``
+    names."""
+    from consistest.tasks.cdconv.detector import Detector, architecture_of
 
     spec = Path(directory) / DETECTOR_FILE
     if not spec.is_file():
         raise InputError(
             f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=str(directory)
         )
-    if read_json(spec).get("method") == METHOD:
+    if architecture_of(read_json(spec)) == ARCHITECTURE:
         return PairwiseDetector(directory, batch_size=batch_size, device=device, nli=nli)
     return Detector(directory, batch_size=batch_size, device=device)

@@ -1,4 +1,4 @@
-"""``consistest train-detector``: split labelled dialogues by context, train the method's classifiers
+"""``consistest train-detector``: split labelled dialogues by context, train the architecture's classifiers
 (optionally after a first stage on NLI pairs, contradiction vs rest), evaluate on the test split and any
 extra test sets in CDConv's Table 4 layout. Every stage resumes from its last epoch checkpoint."""
 
@@ -13,11 +13,11 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
+from consistest.tasks.cdconv import detector as det
 from consistest.tasks.cdconv import pairwise as pw
 from consistest.tasks.cdconv.detect import evaluate_sets
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import training_dir
-from consistest.training import detector as det
 from consistest.training.loop import fit
 from consistest.training.nli_data import NLIExample, read_nli_file
 
@@ -29,7 +29,7 @@ SPLITS = ("train", "dev", "test")
 class TrainDetectorConfig:
     """Settings of ``consistest train-detector``; all but out/quiet/threads go into the run's identity."""
 
-    method: det.Method | Literal["nli-pairs"]
+    architecture: det.Architecture | Literal["nli-pairs"]
     data: tuple[str, ...]
     out: str
     base: str = "scratch"
@@ -64,7 +64,8 @@ class TrainDetectorConfig:
         drop = ("out", "quiet", "threads", "tests", "device", "overwrite", "dev", "nli", "pair_unit")
         for k in (*drop, "pair_sources"):
             d.pop(k)
-        return d
+        # Stored as "method", its first name, so folders trained then still resume.
+        return {"method": d.pop("architecture"), **d}
 
 
 def split_of(ex: DialogueExample, by: SplitBy, seed: int, fractions: tuple[float, float]) -> str:
@@ -90,12 +91,13 @@ def split_examples(
 
 
 def detector_signature(cfg: TrainDetectorConfig, data_hash: str) -> str:
-    """The method, encoder, first stage, training data and split, seed and schedule."""
+    """The architecture (signature part ``method``, its first name), encoder, first stage, training data
+    and split, seed and schedule."""
     nli = content_hash(sorted(Path(p).name for p in cfg.nli_stage))[:8] if cfg.nli_stage else "none"
     return make_signature(
         [
             ("task", "cdconv"),
-            ("method", cfg.method),
+            ("method", cfg.architecture),  # the part keeps its name: signatures stay comparable
             ("base", Path(cfg.base).name if Path(cfg.base).is_dir() else cfg.base),
             ("nli-stage", nli),
             ("data", data_hash[:12]),
@@ -165,9 +167,9 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         cfg = replace(cfg, device=resolve_device(cfg.device))
     if cfg.lr is None:
         cfg = replace(cfg, lr=3e-4 if det.is_scratch(cfg.base) else 5e-5)
-    if cfg.method not in (*det.METHODS, pw.METHOD):
-        raise InputError(f"unknown method {cfg.method!r}", field="method")
-    if cfg.method == pw.METHOD and not cfg.nli:
+    if cfg.architecture not in (*det.ARCHITECTURES, pw.ARCHITECTURE):
+        raise InputError(f"unknown architecture {cfg.architecture!r}", field="architecture")
+    if cfg.architecture == pw.ARCHITECTURE and not cfg.nli:
         raise InputError("nli-pairs needs the guard: --nli <model folder or hub id>", field="nli")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
@@ -191,16 +193,16 @@ def _train(
     data_hash: str,
 ) -> dict[str, Any]:
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
-    if cfg.method == pw.METHOD:
+    if cfg.architecture == pw.ARCHITECTURE:
         return calibrate_pairs(cfg, parts, devs, tests, out)
     history = train_stages(cfg, parts, out, data_hash)
     signature = detector_signature(cfg, data_hash)
     info = {
-        "method": cfg.method,
+        "architecture": cfg.architecture,
         "base": cfg.base,
         "max_length": cfg.max_length,
         "persona": cfg.persona,
-        "stages": [asdict(s) for s in det.STAGES[cfg.method]],
+        "stages": [asdict(s) for s in det.STAGES[cfg.architecture]],
         "signature": signature,
         "config": {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")},
         "counts": {k: len(v) for k, v in parts.items()},
@@ -249,7 +251,8 @@ def _evaluate(
 def train_stages(
     cfg: TrainDetectorConfig, parts: dict[str, list[DialogueExample]], out: Path, data_hash: str
 ) -> dict[str, Any]:
-    """The optional NLI first stage, then each classifier of the method (each resumable): their histories."""
+    """The optional NLI first stage, then each classifier of the architecture (each resumable): their
+    histories."""
     first = nli_pairs(cfg)
     texts = [t for ex in parts["train"] for t in (*ex.turns, *ex.persona)] + [
         t for e in first for t in (e.premise, e.hypothesis)
@@ -259,7 +262,7 @@ def train_stages(
     if start is not None:
         load = _base_loader(cfg, out, texts, start)
     history, sep = {}, _sep(cfg, out, start)
-    for stage in det.STAGES[cfg.method]:
+    for stage in det.STAGES[cfg.architecture]:
         train = det.stage_examples(stage, parts["train"], sep, cfg.persona)
         dev = {"dev": det.stage_examples(stage, parts["dev"], sep, cfg.persona)} if parts["dev"] else {}
         identity = content_hash(stage.name, cfg.identity(), data_hash)

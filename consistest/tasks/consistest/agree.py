@@ -31,7 +31,7 @@ from consistest.metrics.agreement import (
     token_f1,
 )
 from consistest.metrics.clean import clean_response
-from consistest.metrics.plus import DEFAULT_RULES, RULES, Rule, method_tag
+from consistest.metrics.plus import DEFAULT_RULES, RULES, Rule
 from consistest.metrics.rules import RULES_VERSION, Outcome, judge
 from consistest.models.base import NLI, ProbabilisticNLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
@@ -43,10 +43,10 @@ from consistest.tasks.consistest.agree_labels import (
     read_labels,
 )
 from consistest.tasks.consistest.agree_report import render_agreement
-from consistest.tasks.consistest.methods import judge_replies
+from consistest.tasks.consistest.methods import METHODS, judge_replies
 
 __all__ = ["AgreeConfig", "AgreeResult", "SplitResult", "render_agreement", "run_agree"]
-HYBRIDS = ("Hybrid (paper)", "Hybrid (plus)")
+REFERENCE, IMPROVED = "Hybrid (paper)", "Hybrid (plus)"  # the headline difference: plus - paper
 
 
 @dataclass(frozen=True)
@@ -162,7 +162,7 @@ def run_agree(cfg: AgreeConfig) -> AgreeResult:
             ("labels", tags),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
-            ("method", f"paper,{method_tag('plus')}"),
+            ("method", ",".join(m.tag() for m in METHODS.values())),
         ]
     )
     return AgreeResult(signature, results)
@@ -189,12 +189,12 @@ def _run_split(
     boot = (sp.name, cfg.seed, cfg.n_boot)
     rows = {"Human": human_row(human, types)}
     rows |= {name: full_row(sc, human, types, qa_ids, noshort, boot, name) for name, sc in scores.items()}
-    comparison = compare(scores[HYBRIDS[0]], scores[HYBRIDS[1]], human, types, qa_ids, cfg.seed, cfg.n_boot)
+    comparison = compare(scores[REFERENCE], scores[IMPROVED], human, types, qa_ids, cfg.seed, cfg.n_boot)
     ablation = {}
     if cfg.ablation:
         for name, sc in ablation_scores(samples, labels, nli, scores).items():
             ablation[name] = agreement_row(sc, human, types) | {
-                "vs_paper": compare(scores[HYBRIDS[0]], sc, human, types, qa_ids, cfg.seed, cfg.n_boot)
+                "vs_paper": compare(scores[REFERENCE], sc, human, types, qa_ids, cfg.seed, cfg.n_boot)
             }
     by_model: dict[str, dict[str, dict[str, Any]]] = {}
     for model in sorted({lab.model for lab in labels if lab.model}):
@@ -206,7 +206,8 @@ def _run_split(
             [noshort[i] for i in idx],
         )
         by_model[model] = {"Human": human_row(pick[0], pick[1])} | {
-            name: full_row([scores[name][i] for i in idx], *pick, boot, f"{model}:{name}") for name in HYBRIDS
+            name: full_row([scores[name][i] for i in idx], *pick, boot, f"{model}:{name}")
+            for name in (f"Hybrid ({m})" for m in METHODS)  # one row per registered scoring method
         }
     counts = {
         "all": len(labels),
@@ -268,9 +269,8 @@ def method_scores(
     if nli is not None:
         got = nli.predict([(s.nli_premise, c) for s, c in zip(samples, cleaned, strict=True)])
         out["NLI-only"] = [float(g == "entailment") for g in got]
-    for method in ("paper", "plus"):
-        judged = judge_replies(samples, replies, nli, method=method, quiet=quiet)  # type: ignore[arg-type]
-        out[f"Hybrid ({method})"] = [j.score for j in judged]
+    for name, method in METHODS.items():
+        out[f"Hybrid ({name})"] = [j.score for j in method.judge(samples, replies, nli, quiet=quiet)]
     return out
 
 
@@ -280,13 +280,13 @@ def ablation_scores(
     """The paper's hybrid with each plus rule alone, plus without each of its rules, and plus with each
     opt-in rule (``paraphrase``) added."""
     replies = [lab.response for lab in labels]
-    out: dict[str, list[float | None]] = {"paper": scores["Hybrid (paper)"]}
+    out: dict[str, list[float | None]] = {"paper": scores[REFERENCE]}
     variants: list[tuple[str, tuple[Rule, ...]]] = [(f"paper + {r}", (r,)) for r in RULES]
     variants += [(f"plus - {r}", tuple(x for x in DEFAULT_RULES if x != r)) for r in DEFAULT_RULES]
     variants += [(f"plus + {r}", (*DEFAULT_RULES, r)) for r in RULES if r not in DEFAULT_RULES]
     for name, rules in variants:
         out[name] = [j.score for j in judge_replies(samples, replies, nli, method="plus", rules=rules)]
-    out["plus"] = scores["Hybrid (plus)"]
+    out["plus"] = scores[IMPROVED]
     return out
 
 

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 
 from consistest.core.records import Sample
-from consistest.metrics.clean import split_sentences
+from consistest.metrics.clean import reply_sentences
 from consistest.metrics.numbers import tokens
 from consistest.metrics.rules import PHRASES_BY_FIRST, content_tokens, question_forms
 
@@ -34,7 +34,7 @@ _CLAUSE_BREAK = re.compile(r"\s*(?:,|;|\bbut\b|\band\b(?=\s+(?:i|my|it|we)\b)|\b
 
 @lru_cache(maxsize=1 << 15)
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(split_sentences(text))
+    return tuple(reply_sentences(text))
 
 
 @lru_cache(maxsize=1 << 15)

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import read_json, read_jsonl
+from consistest.core.io import read_jsonl
 from consistest.core.records import ScoredItem
-from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE
+from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, read_manifest
 from consistest.core.signature import parse_signature
 from consistest.core.stats import N_BOOT, enough_for_interval, paired_bootstrap, too_few_text
-from consistest.tasks.consistest.report import figure_groups, format_table, pct
+from consistest.core.table import format_table, pct
+from consistest.tasks.consistest.report import figure_groups
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Run:
         return str(self.summary.get("signature", ""))
 
 
-def load_run(rundir: str | Path) -> Run:
+def load_scored_run(rundir: str | Path) -> Run:
     """A run directory's scored items (by id) and summary; a malformed line is a one-line error."""
     rundir = Path(rundir)
     if not rundir.is_dir():
@@ -43,9 +44,7 @@ def load_run(rundir: str | Path) -> Run:
                 "missing", path=str(rundir / SCORES_FILE), record=f"line {lineno}", field=missing[0]
             )
         items[obj["id"]] = ScoredItem.from_dict(obj)
-    summary = read_json(rundir / SUMMARY_FILE)
-    if not isinstance(summary, dict) or "signature" not in summary:
-        raise InputError("expected a JSON object with a signature", path=str(rundir / SUMMARY_FILE))
+    summary = read_manifest(rundir / SUMMARY_FILE, required=("signature",))
     return Run(str(rundir), items, summary)
 
 
@@ -65,19 +64,19 @@ def signature_differences(signatures: Sequence[str]) -> dict[str, list[str | Non
 
 
 def compare_runs(
-    rundirs: Sequence[str | Path], *, seed: int = 0, n_boot: int = N_BOOT, force: bool = False
+    rundirs: Sequence[str | Path], *, seed: int = 0, n_boot: int = N_BOOT, allow_different_data: bool = False
 ) -> dict[str, Any]:
     """Every run against the first, on the items every run decided: per figure, each run's mean over
     those items, their number, and the paired difference to run 1. Runs on different data are refused
-    unless ``force``; any other signature difference becomes a warning."""
+    unless ``allow_different_data``; any other signature difference becomes a warning."""
     if len(rundirs) < 2:
         raise InputError("compare needs at least two run directories")
-    runs = [load_run(d) for d in rundirs]
+    runs = [load_scored_run(d) for d in rundirs]
     diffs = signature_differences([r.signature for r in runs])
-    if "data" in diffs and not force:
+    if "data" in diffs and not allow_different_data:
         raise InputError(
             f"runs were scored on different datasets (data: {', '.join(map(str, diffs['data']))}); "
-            "their numbers are not comparable (--force compares the shared ids anyway)"
+            "their numbers are not comparable (--allow-different-data compares the shared ids anyway)"
         )
     warnings = [
         f"runs differ in {k}: "
@@ -135,7 +134,7 @@ def plot_comparison(
 
     curves = []
     for k, d in enumerate(rundirs, start=1):
-        run = load_run(d)
+        run = load_scored_run(d)
         model = parse_signature(run.signature).get("model")
         label = f"run{k} " + (model_label(model) if model else Path(run.dir).name)
         curves.append((label, distance_curve(list(run.items.values()), seed=seed, n_boot=n_boot)))

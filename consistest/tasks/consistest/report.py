@@ -9,7 +9,7 @@ from typing import Any
 
 from consistest.core.records import CATEGORIES, SOURCES, QType, ScoredItem, Source
 from consistest.core.stats import N_BOOT, bootstrap_ci, enough_for_interval, paired_bootstrap, too_few_text
-from consistest.core.table import format_table
+from consistest.core.table import format_table, pct
 from consistest.metrics.rules import truth_polarity
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
 
@@ -212,11 +212,6 @@ def table7(items: Sequence[ScoredItem]) -> dict[str, dict[str, int]]:
             "wrong_short_answer": sum(it.outcome in WRONG_SHORT_ANSWER for it in wrong),
         }
     return out
-
-
-def pct(x: float | None) -> str:
-    """A mean in [0, 1] as a percentage with one decimal, ``-`` when there is none."""
-    return "-" if x is None else f"{100 * x:.1f}"
 
 
 def _table_rows(summary: Mapping[str, Any]) -> list[list[str]]:

@@ -24,10 +24,10 @@ from consistest.metrics.rules import RULES_VERSION
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
+from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.methods import Judged, Method, check_method, judge_samples, signature_value
 from consistest.tasks.consistest.report import cut_warning, subset_warning, summarize
-from consistest.tasks.consistest.respond import RespondConfig, respond
-from consistest.tasks.consistest.responses import check_coverage, is_csv, read_responses
+from consistest.tasks.consistest.responses_file import check_coverage, is_csv, read_responses
 from consistest.tasks.consistest.subsets import Subset
 from consistest.tasks.consistest.trigger_config import config_parts, open_config
 

@@ -8,7 +8,13 @@ from collections.abc import Iterator
 from consistest.core.records import QA, Dialogue
 from consistest.text.lexicon import lexicon
 from consistest.text.polarity import answer_polarity, swap_person
-from consistest.text.sentences import is_interrogative, normalise, split_sentences, strip_markers, strip_punct
+from consistest.text.sentences import (
+    ends_with_question_mark,
+    normalise,
+    split_sentences,
+    strip_markers,
+    strip_punct,
+)
 
 GENERATOR = "extract"
 _PREFIXES = (
@@ -24,7 +30,7 @@ _PREFIXES = (
 def user_question(utterance: str) -> str | None:
     """The last interrogative sentence of a user turn that addresses the agent (has you/your)."""
     for sent in reversed(split_sentences(utterance)):
-        if is_interrogative(sent) and {"you", "your"} & set(normalise(sent).split()):
+        if ends_with_question_mark(sent) and {"you", "your"} & set(normalise(sent).split()):
             return _strip_lead(sent)
     return None
 
@@ -41,7 +47,7 @@ def _strip_lead(sent: str) -> str:
 
 def agent_answer(utterance: str) -> str:
     """The non-interrogative part of the agent's reply, raw text."""
-    return " ".join(s for s in split_sentences(utterance) if not is_interrogative(s))
+    return " ".join(s for s in split_sentences(utterance) if not ends_with_question_mark(s))
 
 
 def opener(question: str) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from consistest.core.records import Dialogue
 from consistest.text.sentences import (
     about_agent,
-    is_interrogative,
+    ends_with_question_mark,
     normalise,
     split_clauses,
     split_sentences,
@@ -43,7 +43,7 @@ def history_facts(dialogue: Dialogue) -> list[Fact]:
     for idx in range(1, len(dialogue.utterances), 2):
         turn = (idx - 1) // 2
         for sent in split_sentences(dialogue.utterances[idx]):
-            if is_interrogative(sent):
+            if ends_with_question_mark(sent):
                 continue
             for clause in split_clauses(sent):
                 if about_agent(clause) and len(strip_markers(normalise(clause)).split()) >= 2:

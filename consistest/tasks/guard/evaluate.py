@@ -23,9 +23,10 @@ from typing import Any
 from consistest.core.errors import InputError
 from consistest.core.io import read_jsonl
 from consistest.core.stats import bootstrap_ci
+from consistest.core.table import pct
 from consistest.metrics.classification import classification_metrics
 from consistest.models.base import NLI
-from consistest.training.nli_build import LEGACY_PROBE, PROBE_SPLITS
+from consistest.tasks.guard.pairs_build import LEGACY_PROBE, PROBE_SPLITS
 from consistest.training.nli_pairs import LABELS
 
 C = "contradiction"
@@ -212,24 +213,20 @@ def _probe_cell(block: dict[str, Any], measure: str) -> str:
     if not p:
         return "-"
     n = p["n_contradiction"] if measure == "recall" else p["n_consistent"]
-    return f"{_pct(p[measure])} {_ci(p[f'{measure}_ci'])} n={n}"
+    return f"{pct(p[measure])} {_ci(p[f'{measure}_ci'])} n={n}"
 
 
 def _fa_of(block: dict[str, Any], lab: str) -> str:
     p = block.get("probe")
-    return "-" if not p else _pct(p[f"false_alarm_{lab}"])
+    return "-" if not p else pct(p[f"false_alarm_{lab}"])
 
 
 def _kind_cell(v: dict[str, Any] | None) -> str:
-    return "-" if v is None else f"{_pct(v['value'])} {_ci(v['ci'])} n={v['n']}"
+    return "-" if v is None else f"{pct(v['value'])} {_ci(v['ci'])} n={v['n']}"
 
 
 def _acc_cell(v: dict[str, Any] | None) -> str:
     return "-" if v is None else f"{v['accuracy']:.3f} ({v['macro_f1']:.3f}) n={v['n']}"
-
-
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}"
 
 
 def _ci(ci: tuple[float, float] | list[float] | None) -> str:

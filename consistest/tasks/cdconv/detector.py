@@ -1,4 +1,4 @@
-"""Dialogue contradiction detectors over the last bot turn (CDConv's three methods) on any encoder.
+"""Dialogue contradiction detectors over the last bot turn (CDConv's three architectures) on any encoder.
 
 - ``pair``: one 4-class classifier on (b1, b2), the bot's previous turn against its last;
 - ``flatten``: one 4-class classifier on the whole dialogue (earlier turns, last turn);
@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, read_json
+from consistest.core.io import atomic_write_json
 from consistest.core.records import DETECTOR_LABELS, DialogueExample
+from consistest.core.rundir import read_manifest
 from consistest.training.nli_data import NLIExample
 
-Method = Literal["pair", "flatten", "hierarchical"]
-METHODS: tuple[Method, ...] = get_args(Method)
+Architecture = Literal["pair", "flatten", "hierarchical"]
+ARCHITECTURES: tuple[Architecture, ...] = get_args(Architecture)
 View = Literal["pair", "intra", "role", "all"]
 DETECTOR_FILE = "detector.json"
 SCRATCH = re.compile(r"^scratch(?:-(\d+)x(\d+))?$")
@@ -47,7 +48,7 @@ class Stage:
         return len(self.labels) == 2
 
 
-STAGES: dict[Method, tuple[Stage, ...]] = {
+STAGES: dict[Architecture, tuple[Stage, ...]] = {
     "pair": (Stage("pair", "pair", DETECTOR_LABELS),),
     "flatten": (Stage("flatten", "all", DETECTOR_LABELS),),
     "hierarchical": (
@@ -234,6 +235,13 @@ class Prediction:
     stage_probabilities: dict[str, float]
 
 
+def architecture_of(info: dict[str, Any]) -> str | None:
+    """The architecture a ``detector.json`` names: ``architecture``, or ``method`` in files written before the
+    rename (the same values)."""
+    value = info.get("architecture", info.get("method"))
+    return value if isinstance(value, str) else None
+
+
 class Detector:
     """A trained detector directory (``DETECTOR_FILE`` + one model folder per stage) ready to predict."""
 
@@ -242,8 +250,8 @@ class Detector:
 
         self.dir = Path(directory)
         self.info = self.read_info(self.dir)
-        self.method: Method = self.info["method"]
-        self.stages = STAGES[self.method]
+        self.architecture: Architecture = architecture_of(self.info)  # type: ignore[assignment]
+        self.stages = STAGES[self.architecture]
         self.batch_size, self.device = batch_size, device
         self.models = {}
         for st in self.stages:
@@ -256,25 +264,23 @@ class Detector:
 
     @staticmethod
     def read_info(directory: Path) -> dict[str, Any]:
-        """``DETECTOR_FILE`` checked: a known method, a max length, and a model folder for every stage
+        """``DETECTOR_FILE`` checked: a known architecture, a max length, and a model folder for every stage
         (else transformers would take a missing folder's path for a hub id)."""
         spec = Path(directory) / DETECTOR_FILE
         if not spec.is_file():
             raise InputError(f"not a trained detector (no {DETECTOR_FILE})", path=str(directory))
-        info = read_json(spec)
-        if not isinstance(info, dict):
-            raise InputError("expected a JSON object", path=str(spec))
-        if info.get("method") not in STAGES:
-            got = repr(info["method"]) if "method" in info else "nothing"
+        info = read_manifest(spec)
+        if (arch := architecture_of(info)) not in STAGES:
+            got = repr(arch) if arch is not None else "nothing"
             raise InputError(
-                f"expected one of {', '.join(METHODS)}, got {got}", path=str(spec), field="method"
+                f"expected one of {', '.join(ARCHITECTURES)}, got {got}", path=str(spec), field="architecture"
             )
         if not isinstance(info.get("max_length"), int):
             raise InputError("expected an integer", path=str(spec), field="max_length")
-        for st in STAGES[info["method"]]:
+        for st in STAGES[arch]:
             if not (Path(directory) / st.name / "config.json").is_file():
                 raise InputError(
-                    f"the {info['method']} detector's stage {st.name!r} is missing ({st.name}/config.json); "
+                    f"the {arch} detector's stage {st.name!r} is missing ({st.name}/config.json); "
                     "train it again with consistest train-detector",
                     path=str(directory),
                 )
@@ -287,7 +293,7 @@ class Detector:
         from transformers import AutoTokenizer
 
         info = Detector.read_info(Path(directory))
-        tok = AutoTokenizer.from_pretrained(str(Path(directory) / STAGES[info["method"]][0].name))
+        tok = AutoTokenizer.from_pretrained(str(Path(directory) / STAGES[architecture_of(info)][0].name))
         backend, vocab = tok.backend_tokenizer, tok.get_vocab()
         words = []
         for text in texts:

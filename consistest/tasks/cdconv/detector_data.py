@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from consistest.core.records import Dialogue, DialogueExample, content_hash
-from consistest.data.decode import make_example
+from consistest.data.decode_reader import make_example
 from consistest.training.nli_pairs import Sentence, collect_sentences
 from consistest.training.nli_relations import RELATIONS_VERSION, Triple, contradicts, usable
 

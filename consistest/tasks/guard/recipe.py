@@ -2,12 +2,12 @@
 
 1. **Pairs** (``pairs.jsonl`` in the model folder, every row with its split): DNLI pairs from the ConvAI2
    triples with synthetic kinds on top of the natural ones (``nli_pairs``) and their dev/test probes
-   (``nli_build``), DECODE rct hard negatives, ANLI dev rounds 1-3 (part trained on, part dev) and SNLI
-   dev (``guard_data``). Train / dev / test follow ``nli_splits``: the test split is frozen.
+   (``pairs_build``), DECODE rct hard negatives, ANLI dev rounds 1-3 (part trained on, part dev) and SNLI
+   dev (``data``). Train / dev / test follow ``nli_splits``: the test split is frozen.
 2. **Training**: MiniLM (or ``--base``) fine-tuned on the train rows by the shared loop, checkpointed per
    epoch in a work folder beside ``--out`` (``.NAME.work``), so re-running the same command after a kill
    resumes from the last finished epoch.
-3. **Threshold**: tau on P(contradiction) chosen on the dev probe by ``guard_eval.select_threshold`` (the
+3. **Threshold**: tau on P(contradiction) chosen on the dev probe by ``evaluate.select_threshold`` (the
    highest recall at false alarms <= ``max_false_alarm``), stored as ``nli_threshold.json``, which
    ``load_nli`` then applies (and names in the signature).
 4. **Evaluation** on dev and the frozen test split (``metrics.json``); ``consistest eval-nli`` prints it.
@@ -28,8 +28,8 @@ from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_dir, atomic_write_json, atomic_write_jsonl, guard_output_dir
 from consistest.core.records import content_hash
-from consistest.training.guard_data import anli_rows, decode_rows, snli_rows
-from consistest.training.guard_eval import GuardRow, evaluate_guard, parse_guard_rows, select_threshold
+from consistest.tasks.guard.data import anli_rows, decode_rows, snli_rows
+from consistest.tasks.guard.evaluate import GuardRow, evaluate_guard, parse_guard_rows, select_threshold
 from consistest.training.nli_data import LABEL2ID, NLIExample
 
 RECIPE = "guard-v3"
@@ -109,7 +109,7 @@ def work_dir(out: Path) -> Path:
 def build_rows(config: GuardConfig) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Every row of the recipe (all splits, all sources) and their stats."""
     from consistest.data.dialogues import read_dialogues
-    from consistest.training.nli_build import PROBE_SPLITS, probe_rows
+    from consistest.tasks.guard.pairs_build import PROBE_SPLITS, probe_rows
     from consistest.training.nli_pairs import make_pairs
     from consistest.training.nli_splits import dialogue_splits
 

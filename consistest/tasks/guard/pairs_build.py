@@ -24,10 +24,10 @@ from consistest.metrics.rules import content_tokens
 from consistest.training.nli_pairs import (
     LABELS,
     Sentence,
+    assign_sentence_splits,
     collect_sentences,
     make_pairs,
     persona_texts,
-    split_sentences,
 )
 from consistest.training.nli_relations import label
 from consistest.training.nli_splits import SPLITS, split_seed
@@ -71,7 +71,7 @@ def probe_rows(
     content-seeded), and as many consistent pairs, half entailed, half neutral."""
     sents, units = collect_sentences(dialogues)
     persona = persona_texts(dialogues)
-    splits = split_sentences(dialogues, sents, units, seed, dev_fraction, **split_options)
+    splits = assign_sentence_splits(dialogues, sents, units, seed, dev_fraction, **split_options)
     held = [s for s in sents if splits[s.text] == split and states_object(s)]
     premises = [s for s in held if s.text in persona]
     hyps = [s for s in held if s.text not in persona]

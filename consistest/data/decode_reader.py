@@ -39,7 +39,7 @@ def make_example(
     )
 
 
-def parse_label(value: Any, path: Path, record: str) -> DetectorLabel | None:
+def parse_detector_label(value: Any, path: Path, record: str) -> DetectorLabel | None:
     """0..3 (CDConv ids) or a label name; None/absent = unlabelled; anything else is an InputError."""
     if value is None:
         return None
@@ -82,7 +82,7 @@ def read_decode(path: str | Path) -> list[DialogueExample]:
                 raise InputError(f"turn {i} has no text", field="turns", **where)
             texts.append(text)
         if "category" in obj:
-            label = parse_label(obj["category"], path, f"line {lineno}")
+            label = parse_detector_label(obj["category"], path, f"line {lineno}")
         elif "is_contradiction" in obj:
             if not isinstance(obj["is_contradiction"], bool):
                 raise InputError("must be true or false", field="is_contradiction", **where)

@@ -1,0 +1,78 @@
+"""ConsisTest's scoring methods, by name (``score --method``; ``agree`` reports every one).
+
+A method is one module in this package implementing :class:`~.base.ScoringMethod` (see ``paper.py``,
+``plus.py``) plus one line in ``METHODS`` below; ``score``, ``agree``, signatures and reports then take it.
+The first entry is the default (``paper``, so published numbers reproduce).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.metrics.plus import DEFAULT_RULES, Rule
+from consistest.models.base import NLI
+from consistest.tasks.consistest.methods.base import Judged, ScoringMethod
+from consistest.tasks.consistest.methods.paper import PaperMethod
+from consistest.tasks.consistest.methods.plus import PlusMethod
+
+# One line per method: --method name -> the method with its default settings.
+METHODS: dict[str, ScoringMethod] = {
+    "paper": PaperMethod(),
+    "plus": PlusMethod(),
+}
+Method = str  # a key of METHODS
+
+__all__ = ["METHODS", "Judged", "Method", "ScoringMethod", "check_method", "get_method", "judge_replies",
+           "judge_samples", "signature_value"]  # fmt: skip
+
+
+def check_method(method: str) -> Method:
+    if method not in METHODS:
+        raise InputError(f"unknown method {method!r}, expected one of {', '.join(METHODS)}", field="method")
+    return method
+
+
+def get_method(method: str, rules: Sequence[Rule] = DEFAULT_RULES) -> ScoringMethod:
+    """The registered method; ``rules`` other than the default pick a subset of plus's rules."""
+    m = METHODS[check_method(method)]
+    if isinstance(m, PlusMethod) and tuple(rules) != tuple(m.rules):
+        return PlusMethod(m.name, tuple(rules))
+    return m
+
+
+def signature_value(method: Method, rules: Sequence[Rule] = DEFAULT_RULES) -> str:
+    """``paper`` or ``plus-<version>`` (a rule subset is named: ``plus-1[extras]``)."""
+    return get_method(method, rules).tag()
+
+
+def judge_samples(
+    samples: Sequence[Sample],
+    responses: Mapping[str, str],
+    nli: NLI | None,
+    *,
+    method: Method = "paper",
+    rules: Sequence[Rule] = DEFAULT_RULES,
+    quiet: bool = True,
+) -> list[Judged]:
+    """Judge every sample's reply with ``method``; ``nli=None`` leaves NLI-only decisions undecided."""
+    replies = [responses[s.id] for s in samples]
+    return judge_replies(samples, replies, nli, method=method, rules=rules, quiet=quiet)
+
+
+def judge_replies(
+    samples: Sequence[Sample],
+    replies: Sequence[str],
+    nli: NLI | None,
+    *,
+    method: Method = "paper",
+    rules: Sequence[Rule] = DEFAULT_RULES,
+    quiet: bool = True,
+) -> list[Judged]:
+    """Judge ``replies[i]`` as the reply to ``samples[i]`` (a sample may come several times, answered by
+    different models)."""
+    scorer = get_method(method, rules)
+    if len(replies) != len(samples):
+        raise ValueError("one reply per sample")
+    return scorer.judge(samples, replies, nli, quiet=quiet)
