@@ -27,9 +27,8 @@ PYTHON = 'python title="runnable"'
 mktestdocs.register_executor(BASH, exec_bash)
 mktestdocs.register_executor(PYTHON, exec_python)
 
-# Option names fixed by issue 22's plan that the code half (branch issue-22a) adds; allowed while absent
-# from the CLI so the docs can use the new names first. Empty this set once both halves are merged.
-PLANNED_OPTIONS = {"--architecture", "--data-format", "--allow-different-data", "--boot-seed"}
+# Options the docs may name before the code has them (a change landing in two halves); none today.
+PLANNED_OPTIONS: set[str] = set()
 
 
 def doc_files() -> list[Path]:

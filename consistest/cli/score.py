@@ -145,7 +145,7 @@ def default_run_dir(dataset: Path, responses: Path | None, respond: Any, config:
     "--plot",
     type=click.Path(path_type=Path),
     default=None,
-    help="Also draw every run's consistency-against-distance curve (its own items, 95%% CI over QAs) on one "
+    help="Also draw every run's consistency-against-distance curve (its own items, 95% CI over QAs) on one "
     "figure, written to this PNG.",
 )
 @quiet_option

@@ -216,7 +216,7 @@ def model_max_length(model: Any, tokenizer: Any) -> int:
 # update when the one-command guard recipe lands.
 NO_GUARD_HINT = (
     "pass --nli none to score with the rules alone (items only NLI can decide stay undecided), or make an "
-    "offline guard and pass its folder (README section 'An offline NLI guard')"
+    "offline guard and pass its folder (README section 'An offline NLI guard'; docs: guides/guard.md)"
 )
 
 
