@@ -242,7 +242,8 @@ def _evaluate(
     sets = {"test": test_split, **sets} if test_split else sets
     results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
     for name, rows in preds.items():
-        atomic_write_jsonl(out / f"predictions-{name.replace(':', '-')}.jsonl", rows)
+        stem = name.replace(":", "-").removesuffix(".jsonl")  # a set named by its file: no .jsonl.jsonl
+        atomic_write_jsonl(out / f"predictions-{stem}.jsonl", rows)
     metrics = {**info, "results": results}
     atomic_write_json(out / "metrics.json", metrics)
     return metrics
