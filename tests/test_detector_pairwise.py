@@ -157,7 +157,7 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     info = json.loads((out / "detector.json").read_text())
     assert info["architecture"] == "nli-pairs" and 0.0 <= info["tau"] <= 1.0
     assert info["dev"]["dev:decode_style.jsonl"]
-    assert (out / "predictions-decode_style.jsonl").is_file()  # the set's file name, not ...jsonl.jsonl
+    assert (out / "predictions-dev-decode_style.jsonl").is_file()  # the set's file name, not ...jsonl.jsonl
     assert (
         info["guard_signature"].startswith("guard@") and "|method:nli-pairs|nli:guard@" in info["signature"]
     )
