@@ -45,6 +45,7 @@ NULL_SERVER = textwrap.dedent(
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body are separate writes: no delayed-ACK stall
         def log_message(self, *args):
             pass
         def do_POST(self):
@@ -144,7 +145,7 @@ def main() -> None:
     ap.add_argument(
         "--model", required=True, help="Local HF chat model folder (served by transformers serve)."
     )
-    ap.add_argument("--n", type=int, default=24)
+    ap.add_argument("--n", type=int, default=24, help="Requests to the served model (0: skip it).")
     ap.add_argument(
         "--null-n", type=int, default=400, help="Requests per level against the null endpoint (0: skip it)."
     )
@@ -159,9 +160,10 @@ def main() -> None:
     if args.null_n:
         null_endpoint(items[: args.null_n], [int(c) for c in args.concurrency.split(",")])
     model = str(Path(args.model).resolve())
-    served_against_local(
-        model, items[: args.n], [int(t) for t in args.max_new_tokens.split(",")], args.threads
-    )
+    if args.n:
+        served_against_local(
+            model, items[: args.n], [int(t) for t in args.max_new_tokens.split(",")], args.threads
+        )
 
 
 if __name__ == "__main__":
