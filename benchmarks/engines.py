@@ -10,8 +10,8 @@ Each run is a whole ``consistest generate`` process (:mod:`e2e_workers`, with th
 ConsisTest-02 built from ../shared (or $CONSISTEST_SHARED), with OMP_NUM_THREADS = ``--threads`` (the ct2
 backend follows it); the order of the sides rotates every round. Reported per side: the median wall time
 of the process and of its generation stage, replies per second (samples over the generation stage), the
-same per CPU second of that stage (steadier than wall time on a shared machine), peak RSS, and the load
-average before each run (the machine may be shared). The last round's replies are then
+same per CPU second of that stage (its ratios steadier than wall time's on a shared machine), peak RSS,
+and the load average before each run (the machine may be shared). The last round's replies are then
 scored (``consistest score --responses ... --nli``) and the runs compared with ``consistest compare``
 (a paired bootstrap over the shared items for each difference to the first side).
 """
@@ -76,8 +76,8 @@ def run_rounds(sides: list[tuple[str, str]], dataset: Path, opts: argparse.Names
 
 def report(runs: list[Run], sides: list[tuple[str, str]], n: int) -> None:
     """Per side: medians of the process wall time and of the generation stage's wall and CPU seconds, replies
-    per second of each, peak RSS and the load range. On a shared machine the CPU figures are the steadier
-    ones: with one thread, replies per CPU second is what the side does on a core of its own."""
+    per second of each, peak RSS and the load range. On a shared machine the CPU ratios between sides are
+    the steadier ones; absolute CPU seconds grow with the load too (shared cores and caches)."""
     print(f"\n{'side':12s} {'wall s':>8s} {'generate s':>11s} {'replies/s':>10s} {'x first':>8s} "
           f"{'gen cpu s':>10s} {'replies/cpu s':>14s} {'x first':>8s} "
           f"{'peak MB':>8s} {'load':>10s}")  # fmt: skip
