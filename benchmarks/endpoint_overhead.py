@@ -10,8 +10,9 @@ endpoint, and ``transformers serve`` against the same model run in-process, so u
    most requests per second consistest can send from one process.
 2. **transformers serve** on ``--model`` (one thread, default mode), concurrency 1, ``max_tokens`` T,
    against the HF backend in this process with batches of 1 on the same conversations and the same greedy
-   T tokens (the model's own compute): the difference per request is what the endpoint path adds (client,
-   HTTP, the server's chat template, tokenisation, scheduling and streaming machinery).
+   T tokens (the model's own compute), each request asked of both back to back in alternating order: the
+   median paired difference is what the endpoint path adds (client, HTTP, the server's chat template,
+   tokenisation, scheduling and streaming machinery), steady against a load that drifts.
 
 The conversations are a stratified ``--sample N`` of ConsisTest-02 (../shared or $CONSISTEST_SHARED; the
 demo otherwise), with the chat rendering ``persona-v1``. Needs the serve extra.
@@ -44,6 +45,7 @@ NULL_SERVER = textwrap.dedent(
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body are separate writes: no delayed-ACK stall
         def log_message(self, *args):
             pass
         def do_POST(self):
@@ -95,28 +97,47 @@ def null_endpoint(items: list[Item], levels: list[int]) -> None:
 
 
 def served_against_local(model: str, items: list[Item], tokens: list[int], threads: int) -> None:
+    """Each item asked of the server and of the local model back to back (the order alternating), so a
+    change in the machine's load hits both sides of a pair: the median of the paired differences is the
+    endpoint path's cost per request, with its quartiles beside it."""
+    import statistics
+
     import torch
 
     from consistest.models.hf_chat import HFChatModel, HFSettings
+    from consistest.models.openai_chat import EndpointSettings, OpenAIChatModel
     from tests.serving import Server
 
     settings = HFSettings(device="cpu", chat_template=True, batch_size=1, utterance_max_tokens=0)
     torch.set_num_threads(threads)
-    print(f"\n{model}: {len(items)} requests, concurrency 1, {threads} thread(s) on each side")
-    print(f"{'max_tokens':>10} {'served s/req':>13} {'local s/req':>12} {'overhead ms/req':>16} {'same':>10}")
+    print(f"\n{model}: {len(items)} requests, concurrency 1, {threads} thread(s) on each side, paired")
+    print(f"{'max_tokens':>10} {'served s/req':>13} {'local s/req':>12} {'overhead ms/req':>16} "
+          f"{'quartiles ms':>15} {'same':>10}")  # fmt: skip
     with Server(model, threads=threads) as server:
         for t in tokens:
             decoding = Decoding(max_new_tokens=t)
-            served, got = endpoint_rate(model, server.api_base, items, decoding, 1)
-            local_model = HFChatModel(model, decoding, settings, quiet=True)
-            replies(local_model, items[:1])
-            start = time.perf_counter()
-            local = replies(local_model, items)
-            local_s = time.perf_counter() - start
-            same = sum(got[i] == local[i] for i in local)
+            cfg = EndpointSettings(api_base=server.api_base, concurrency=1, request_timeout=600)
+            sides = {"served": OpenAIChatModel(model, decoding, cfg),
+                     "local": HFChatModel(model, decoding, settings, quiet=True)}  # fmt: skip
+            for bot in sides.values():
+                replies(bot, items[:1])  # warm-up: connections, caches, first-call costs
+            secs: dict[str, list[float]] = {"served": [], "local": []}
+            got: dict[str, dict[str, str]] = {"served": {}, "local": {}}
+            for k, item in enumerate(items):
+                for name in ("served", "local") if k % 2 == 0 else ("local", "served"):
+                    start = time.perf_counter()
+                    got[name].update(replies(sides[name], [item]))
+                    secs[name].append(time.perf_counter() - start)
+            diffs = [1000 * (a - b) for a, b in zip(secs["served"], secs["local"], strict=True)]
+            q1, med, q3 = statistics.quantiles(diffs, n=4)
+            same = sum(got["served"][i] == got["local"][i] for i in got["local"])
             n = len(items)
-            print(f"{t:>10} {served / n:>13.3f} {local_s / n:>12.3f} {1000 * (served - local_s) / n:>16.0f} "
-                  f"{same:>5}/{n:<4}", flush=True)  # fmt: skip
+            served, local = statistics.median(secs["served"]), statistics.median(secs["local"])
+            spread = f"{q1:.0f} to {q3:.0f}"
+            print(
+                f"{t:>10} {served:>13.3f} {local:>12.3f} {med:>16.0f} {spread:>15} {same:>5}/{n:<4}",
+                flush=True,
+            )
 
 
 def main() -> None:
@@ -124,8 +145,10 @@ def main() -> None:
     ap.add_argument(
         "--model", required=True, help="Local HF chat model folder (served by transformers serve)."
     )
-    ap.add_argument("--n", type=int, default=24)
-    ap.add_argument("--null-n", type=int, default=400, help="Requests per level against the null endpoint.")
+    ap.add_argument("--n", type=int, default=24, help="Requests to the served model (0: skip it).")
+    ap.add_argument(
+        "--null-n", type=int, default=400, help="Requests per level against the null endpoint (0: skip it)."
+    )
     ap.add_argument("--concurrency", default="1,8,32")
     ap.add_argument("--max-new-tokens", default="1,25")
     ap.add_argument("--threads", type=int, default=1)
@@ -134,11 +157,13 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the servers on kill, too
     items, what = load_items(max(args.n, args.null_n))
     print(f"conversations: {what}; load average {os.getloadavg()[0]:.1f}")
-    null_endpoint(items[: args.null_n], [int(c) for c in args.concurrency.split(",")])
+    if args.null_n:
+        null_endpoint(items[: args.null_n], [int(c) for c in args.concurrency.split(",")])
     model = str(Path(args.model).resolve())
-    served_against_local(
-        model, items[: args.n], [int(t) for t in args.max_new_tokens.split(",")], args.threads
-    )
+    if args.n:
+        served_against_local(
+            model, items[: args.n], [int(t) for t in args.max_new_tokens.split(",")], args.threads
+        )
 
 
 if __name__ == "__main__":

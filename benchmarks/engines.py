@@ -9,8 +9,9 @@ how many replies each side shares with the first and what that does to the score
 Each run is a whole ``consistest generate`` process (:mod:`e2e_workers`, with the time of each stage) on
 ConsisTest-02 built from ../shared (or $CONSISTEST_SHARED), with OMP_NUM_THREADS = ``--threads`` (the ct2
 backend follows it); the order of the sides rotates every round. Reported per side: the median wall time
-of the process and of its generation stage, replies per second (samples over the generation stage), peak
-RSS, and the load average before each run (the machine may be shared). The last round's replies are then
+of the process and of its generation stage, replies per second (samples over the generation stage), the
+same per CPU second of that stage (its ratios steadier than wall time's on a shared machine), peak RSS,
+and the load average before each run (the machine may be shared). The last round's replies are then
 scored (``consistest score --responses ... --nli``) and the runs compared with ``consistest compare``
 (a paired bootstrap over the shared items for each difference to the first side).
 """
@@ -74,16 +75,22 @@ def run_rounds(sides: list[tuple[str, str]], dataset: Path, opts: argparse.Names
 
 
 def report(runs: list[Run], sides: list[tuple[str, str]], n: int) -> None:
+    """Per side: medians of the process wall time and of the generation stage's wall and CPU seconds, replies
+    per second of each, peak RSS and the load range. On a shared machine the CPU ratios between sides are
+    the steadier ones; absolute CPU seconds grow with the load too (shared cores and caches)."""
     print(f"\n{'side':12s} {'wall s':>8s} {'generate s':>11s} {'replies/s':>10s} {'x first':>8s} "
+          f"{'gen cpu s':>10s} {'replies/cpu s':>14s} {'x first':>8s} "
           f"{'peak MB':>8s} {'load':>10s}")  # fmt: skip
-    first = None
+    first = first_cpu = None
     for name, _ in sides:
         mine = [r for r in runs if r.side == name]
         gen = statistics.median(r.stages["wall"]["generate"] for r in mine)
-        first = first or gen
+        cpu = statistics.median(r.stages["cpu"]["generate"] for r in mine)
+        first, first_cpu = first or gen, first_cpu or cpu
         loads = f"{min(r.load for r in mine):.1f}-{max(r.load for r in mine):.1f}"
         print(f"{name:12s} {statistics.median(r.wall for r in mine):8.1f} {gen:11.1f} {n / gen:10.2f} "
-              f"{first / gen:8.2f} {max(r.peak_mb for r in mine):8.0f} {loads:>10s}")  # fmt: skip
+              f"{first / gen:8.2f} {cpu:10.1f} {n / cpu:14.2f} {first_cpu / cpu:8.2f} "
+              f"{max(r.peak_mb for r in mine):8.0f} {loads:>10s}")  # fmt: skip
 
 
 def replies(run: Path) -> dict[str, str]:
