@@ -153,8 +153,9 @@ n_boot_option = click.option(
 
 judge_options = _stack(
     [
-        (("--judge",), dict(default=None, metavar="SPEC", help="Judge model of --method judge: any chat "
-            "model spec with its own keys (a HF chat model folder; openai:NAME,api_base=URL,concurrency=8; "
+        (("--judge",), dict(default=None, metavar="SPEC", help="Model judge (score --method judge; a row of "
+            "agree): any chat model spec with its own keys (a HF chat model folder; "
+            "openai:NAME,api_base=URL,concurrency=8; "
             "baseline:NAME); greedy, max_new_tokens=8 unless the spec says otherwise.")),
         (("--judge-when",), dict(type=click.Choice(JUDGE_WHEN), default="uncertain",
             show_default=True, help="uncertain: the rules and the NLI guard's clear labels decide first, the "
