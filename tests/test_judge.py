@@ -38,7 +38,11 @@ from tests.helpers import run_cli
         ("0.75", "wh", None),
         ("1/2", "wh", None),
         ("0, 0.5 or 1", "wh", None),  # the label list echoed back
-        ("The score is 1", "yn", None),  # not at the start: never guessed
+        ("The score is 1", "yn", 1.0),
+        ("The answer is: 0", "yn", 0.0),
+        ("The correct answer is: i", "yn", None),
+        ("The answer is no.", "yn", None),  # answering the question, not grading it
+        ("I think 1", "yn", None),  # not at the start: never guessed
         ("yes", "yn", None),
         ("", "wh", None),
     ],

@@ -1,8 +1,8 @@
 """Reading a model judge's reply as one label of a closed set, strictly (never guessed).
 
 A ConsisTest judge answers Y/N items with ``0`` or ``1`` and WH items with ``0``, ``0.5`` or ``1``
-(Appendix C). The label is read from the start of the reply (optionally a ``{"score": x}`` JSON object, or
-``Score: x``, quotes or markdown stars around it); anything else, or a label outside the item type's set
+(Appendix C). The label is read from the start of the reply (optionally a ``{"score": x}`` JSON object, a lead-in
+naming the score such as ``Score:`` or ``The answer is:``, quotes or markdown stars around it); anything else, or a label outside the item type's set
 (``0.5`` for Y/N, ``2``, ``0.75``), is unparseable: ``None``.
 """
 
@@ -13,8 +13,10 @@ import re
 
 JUDGE_LABELS: dict[str, tuple[str, ...]] = {"yn": ("0", "1"), "wh": ("0", "0.5", "1")}
 _VALUES = {"0": 0.0, "0.0": 0.0, "0.5": 0.5, ".5": 0.5, "1": 1.0, "1.0": 1.0}
+# A lead-in naming the score ("Score:", "The answer is:", "The correct score is") may precede the label.
+_LEAD = r"(?:(?:the\s+)?(?:correct\s+|final\s+)?(?:score|answer|label|grade)\s*(?:is)?\s*[:=]?\s*)?"
 _START = re.compile(
-    r"""^[\s"'`*(\[]*(?:score\s*[:=]?\s*)?[\s"'`*]*(0\.5|0\.0|1\.0|\.5|0|1)(?![\d/,]|\.\d)""", re.IGNORECASE
+    rf"""^[\s"'`*(\[]*{_LEAD}[\s"'`*]*(0\.5|0\.0|1\.0|\.5|0|1)(?![\d/,]|\.\d)""", re.IGNORECASE
 )
 
 
