@@ -1,9 +1,9 @@
 """Reading a model judge's reply as one label of a closed set, strictly (never guessed).
 
 A ConsisTest judge answers Y/N items with ``0`` or ``1`` and WH items with ``0``, ``0.5`` or ``1``
-(Appendix C). The label is read from the start of the reply (optionally a ``{"score": x}`` JSON object, a lead-in
-naming the score such as ``Score:`` or ``The answer is:``, quotes or markdown stars around it); anything else, or a label outside the item type's set
-(``0.5`` for Y/N, ``2``, ``0.75``), is unparseable: ``None``.
+(Appendix C). The label is read from the start of the reply: optionally a ``{"score": x}`` JSON object, a
+lead-in naming the score (``Score:``, ``The answer is:``), quotes or markdown stars around it. Anything
+else, or a label outside the item type's set (``0.5`` for Y/N, ``2``, ``0.75``), is unparseable: ``None``.
 """
 
 from __future__ import annotations
