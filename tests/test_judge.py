@@ -169,6 +169,15 @@ def test_judge_needs_a_model_and_names_it_in_the_signature() -> None:
         JudgeMethod(model=spec, prompt="consistest-v0")
 
 
+def test_one_reply_to_one_sample_given_twice_is_asked_once(tmp_path: Path) -> None:
+    fake = Scripted({})
+    judge = JudgeMethod(model=fake, when="all", cache=tmp_path / "judge.jsonl")
+    got = judge_replies([SAMPLES[0]] * 2, [REPLIES[0]] * 2, None, method="judge", judge=judge)
+    assert [j.score for j in got] == [1.0, 1.0] and len(fake.asked) == 1
+    again = judge_replies([SAMPLES[0]] * 2, [REPLIES[0]] * 2, None, method="judge", judge=judge)
+    assert again == got and len(fake.asked) == 1
+
+
 def test_agree_reports_the_configured_judge_as_a_row() -> None:
     labels = [HumanLabel(s.id, r, 1.0) for s, r in zip(SAMPLES, REPLIES, strict=True)]
     assert "Hybrid (judge)" not in method_scores(SAMPLES, labels, None)

@@ -76,7 +76,7 @@ class JudgeMethod:
     name: str = "judge"
     model: ModelSpec | ChatModel | None = None
     prompt: str = DEFAULT_JUDGE_PROMPT
-    when: str = "uncertain"
+    when: JudgeWhen = "uncertain"
     cache: Path | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

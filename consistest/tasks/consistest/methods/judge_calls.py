@@ -94,7 +94,9 @@ class JudgeCache:
 
     def ask(self, items: Sequence[Item], desc: str = "judge") -> dict[str, str]:
         """Every item's raw reply; the model is loaded and asked only for items not in the cache (batches
-        planned over all ``items``, as generation does, so a resumed run asks the same batches)."""
+        planned over all ``items``, as generation does, so a resumed run asks the same batches). Items with
+        one key (the same reply to one sample, given by two models) are asked once."""
+        items = list(dict(items).items())
         todo = [k for k, _ in items if k not in self.done]
         if todo:
             self._model = self._model or self.load()
