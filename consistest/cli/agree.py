@@ -60,8 +60,7 @@ def agree(
 ) -> None:
     """How close each scorer comes to human labels: mean over All / WH / Y/N beside the human mean, MSE,
     agreement, Cohen's kappa (Y/N) and the share of Y/N replies without a short form decided right, with
-    95% intervals, for F1, Recall, NLI-only, the paper's hybrid, plus and (with --judge SPEC) the model
-    judge; one table per labels file."""
+    95% intervals, for F1, Recall, NLI-only, paper, plus and --judge; a table per labels file."""
     from dataclasses import replace
 
     from consistest.tasks.consistest.agree import AgreeConfig, render_agreement, run_agree
