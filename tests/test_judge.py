@@ -185,6 +185,25 @@ def test_agree_reports_the_configured_judge_as_a_row() -> None:
     assert rows["Hybrid (judge)"] == [1.0, 1.0, 0.0, 1.0, 1.0]
 
 
+def test_agree_cli_prints_the_judge_row_and_its_difference_to_paper(demo: Path, tmp_path: Path) -> None:
+    from consistest.data.dataset_dir import open_dataset
+
+    samples = open_dataset(demo).samples[:12]
+    lines = [{"id": s.id, "response": s.fact, "human": 1} for s in samples]
+    labels = tmp_path / "dev.jsonl"
+    labels.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = run_cli("agree", "--dataset", demo, "--labels", labels, "--nli", "none", "--n-boot", "0", "-q",
+                "--judge", "baseline:generic", "--judge-cache", tmp_path / "j.jsonl")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    row = next(x for x in r.stdout.splitlines() if x.startswith("Hybrid (judge)"))
+    assert row.endswith("undecided)") and "judge - paper (paired bootstrap 95% CI" in r.stdout
+    assert (
+        "method:paper,plus-" in r.stdout
+        and ",judge-1[baseline:generic@consistest-v1,none,uncertain-paper]|" in r.stdout
+    )
+    assert (tmp_path / "j.jsonl").exists()
+
+
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("judge-demo") / "ds"

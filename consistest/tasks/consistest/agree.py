@@ -47,6 +47,7 @@ from consistest.tasks.consistest.methods import METHODS, JudgeMethod, ScoringMet
 
 __all__ = ["AgreeConfig", "AgreeResult", "SplitResult", "render_agreement", "run_agree"]
 REFERENCE, IMPROVED = "Hybrid (paper)", "Hybrid (plus)"  # the headline difference: plus - paper
+JUDGE_ROW = "Hybrid (judge)"  # with a configured judge: judge - paper
 
 
 @dataclass(frozen=True)
@@ -121,9 +122,10 @@ class SplitResult:
     comparison: dict[str, Any]
     ablation: dict[str, dict[str, Any]] = field(default_factory=dict)
     by_model: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    judge_vs_paper: dict[str, Any] | None = None  # judge - paper, when a judge is configured
 
     def to_dict(self) -> dict[str, Any]:
-        keys = ("path", "tag", "counts", "rows", "comparison", "ablation", "by_model")
+        keys = ("path", "tag", "counts", "rows", "comparison", "ablation", "by_model", "judge_vs_paper")
         return {("labels" if k == "tag" else k): getattr(self, k) for k in keys}
 
 
@@ -203,6 +205,9 @@ def _run_split(
     rows = {"Human": human_row(human, types)}
     rows |= {name: full_row(sc, human, types, qa_ids, noshort, boot, name) for name, sc in scores.items()}
     comparison = compare(scores[REFERENCE], scores[IMPROVED], human, types, qa_ids, cfg.seed, cfg.n_boot)
+    judged = scores.get(JUDGE_ROW)
+    vs_judge = None if judged is None else compare(scores[REFERENCE], judged, human, types, qa_ids, cfg.seed,
+                                                   cfg.n_boot)  # fmt: skip
     ablation = {}
     if cfg.ablation:
         for name, sc in ablation_scores(samples, labels, nli, scores).items():
@@ -229,7 +234,7 @@ def _run_split(
         "yn_no_short": sum(noshort),
     }
     return SplitResult(
-        sp.name, str(sp.path), labels_tag(labels), counts, rows, comparison, ablation, by_model
+        sp.name, str(sp.path), labels_tag(labels), counts, rows, comparison, ablation, by_model, vs_judge
     )
 
 
