@@ -120,7 +120,13 @@ def test_cascade_rules_then_clear_guard_labels_then_the_judge() -> None:
     assert [j.detail["stage"] for j in got] == ["guard", "rules", "rules", "judge", "judge"]
     assert [j.score for j in got] == [1.0, 0.0, 0.0, 0.0, 0.5]
     assert sorted(fake.asked) == [("i am a teacher .", 1), ("i have a dog .", 1)]
-    assert stage_counts(got) == {"rules": 2, "guard": 1, "judge": 2, "judge_retried": 0, "judge_undecided": 0}
+    assert stage_counts([j.detail for j in got]) == {
+        "rules": 2,
+        "guard": 1,
+        "judge": 2,
+        "judge_retried": 0,
+        "judge_undecided": 0,
+    }
     # Without an NLI model, every reply the rules leave to NLI goes to the judge.
     got = judge_replies(SAMPLES, REPLIES, None, method="judge", judge=JudgeMethod(model=Scripted({})))
     assert [j.detail["stage"] for j in got] == ["judge", "rules", "rules", "judge", "judge"]
@@ -147,7 +153,13 @@ def test_unparseable_is_retried_once_then_undecided_with_the_raw_text_kept() -> 
         SAMPLES[1:3], REPLIES[1:3], None, method="judge", judge=JudgeMethod(model=fixed, when="all")
     )
     assert [j.score for j in got] == [1.0, 0.0]
-    assert stage_counts(got) == {"rules": 0, "guard": 0, "judge": 2, "judge_retried": 1, "judge_undecided": 0}
+    assert stage_counts([j.detail for j in got]) == {
+        "rules": 0,
+        "guard": 0,
+        "judge": 2,
+        "judge_retried": 1,
+        "judge_undecided": 0,
+    }
 
 
 def test_judge_needs_a_model_and_names_it_in_the_signature() -> None:

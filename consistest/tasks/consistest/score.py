@@ -112,7 +112,7 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         info = {"nli": nli_signature(got.nli), "rules_version": RULES_VERSION, "method": cfg.method}
         info |= got.extra | ({"replies_cut": cut, "max_reply_chars": MAX_REPLY_CHARS} if cut else {})
         if judge is not None:
-            info["judge_stages"] = judge_stages(items)
+            info["judge_stages"] = stage_counts([it.judge for it in items])
         summary = summarize(
             items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info, curve=cfg.plot or None
         )
@@ -135,11 +135,6 @@ def judge_method(cfg: ScoreConfig) -> JudgeMethod | None:
     if cfg.judge is None or cfg.judge.model is None:
         raise InputError("--method judge needs a judge model: --judge SPEC", field="judge")
     return replace(cfg.judge, cache=cfg.out / JUDGE_FILE if cfg.out is not None else None)
-
-
-def judge_stages(items: Sequence[ScoredItem]) -> dict[str, int]:
-    """How many items each cascade stage decided (summary.json's ``judge_stages``)."""
-    return stage_counts([Judged("", None, "", "", None, it.score, it.judge) for it in items])
 
 
 def check_rescoring(cfg: ScoreConfig, part: str, value: str) -> None:

@@ -121,7 +121,7 @@ class JudgeMethod:
         for i, (score, detail) in zip(todo, verdicts, strict=True):
             j = base[i]
             out[i] = Judged(j.outcome, j.rule_score, j.nli_use, j.cleaned, j.nli_label, score, detail)
-        log.info(stages_line(stage_counts(out)), quiet=quiet)
+        log.info(stages_line(stage_counts([j.detail for j in out])), quiet=quiet)
         return out
 
     def verdicts(
@@ -168,9 +168,10 @@ def cascade_stage(j: Judged) -> Stage:
     return "judge"
 
 
-def stage_counts(judged: Sequence[Judged]) -> dict[str, int]:
-    """How many replies each stage decided, how many the judge was asked twice and left undecided."""
-    details = [j.detail or {} for j in judged]
+def stage_counts(details: Sequence[dict[str, Any] | None]) -> dict[str, int]:
+    """How many replies each stage decided, how many the judge was asked twice and left undecided (from
+    each verdict's ``Judged.detail``, or ``ScoredItem.judge``)."""
+    details = [d or {} for d in details]
     by = Counter(str(d.get("stage")) for d in details)
     asked = [d for d in details if d.get("stage") == "judge"]
     return {
