@@ -291,3 +291,12 @@ def test_score_cli_judge_options(demo: Path, tmp_path: Path) -> None:
         "judge" not in json.loads(x) for x in (tmp_path / "d" / "scores.jsonl").read_text().splitlines()
     )
     assert plain.exit_code == 0
+
+
+def test_a_damaged_judge_cache_is_refused_with_how_to_reset_it(tmp_path: Path) -> None:
+    cache = tmp_path / "judge.jsonl"
+    cache.write_text('{"id": "k-1", "reply": "1"}\n{"id": "k-1", "reply": "1"}\n')
+    judge = JudgeMethod(model=Scripted({}), when="all", cache=cache)
+    with pytest.raises(InputError, match="duplicate id 'k-1'; delete this judge cache") as e:
+        judge_replies(SAMPLES[:1], REPLIES[:1], None, method="judge", judge=judge)
+    assert "--overwrite" not in str(e.value) and "line 2" in str(e.value)

@@ -89,7 +89,13 @@ class JudgeCache:
     def __post_init__(self) -> None:
         self.done: dict[str, str] = {}
         if self.path is not None:
-            self.done = {k: str(v.get("reply", "")) for k, v in read_log(self.path).items()}
+            try:
+                logged = read_log(self.path)
+            except InputError as e:  # read_log's hint (--overwrite) is not how a judge cache is reset
+                msg = str(e.message).removesuffix("; use --overwrite")
+                raise InputError(f"{msg}; delete this judge cache or name another one", path=e.path,
+                                 record=e.record, field=e.field) from None  # fmt: skip
+            self.done = {k: str(v.get("reply", "")) for k, v in logged.items()}
         self._model: ChatModel | None = None
 
     def ask(self, items: Sequence[Item], desc: str = "judge") -> dict[str, str]:
