@@ -281,6 +281,7 @@ def test_score_cli_judge_options(demo: Path, tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     assert "method:judge-1[baseline:generic@consistest-v1,none,uncertain-paper]" in ok.stdout
     assert "decided by: rules" in ok.stdout
+    assert "undecided: items the judge left without an allowed label" in ok.stdout
     rows = [json.loads(x) for x in (tmp_path / "c" / "scores.jsonl").read_text().splitlines()]
     asked = [r for r in rows if r["judge"]["stage"] == "judge"]
     assert asked and all(

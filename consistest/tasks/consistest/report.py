@@ -250,10 +250,9 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
 def notes(summary: Mapping[str, Any]) -> list[str]:
     """What the table's numbers are over, and warnings where they could mislead."""
     figs = summary["figures"]
-    note = [
-        "n: the decided items each score is a mean over; undecided: items only an NLI model could decide."
-    ]
     stages = summary.get("judge_stages")
+    who = "the judge left without an allowed label" if stages else "only an NLI model could decide"
+    note = [f"n: the decided items each score is a mean over; undecided: items {who}."]
     if stages:
         note.append(stages_line(stages) + "; undecided by the judge: no allowed label after one retry "
                     "(raw replies in scores.jsonl).")  # fmt: skip
