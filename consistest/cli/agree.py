@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import dataset_option, n_boot_option, nli_options
+from consistest.cli.options import dataset_option, judge_options, n_boot_option, nli_options, pop_judge
 
 
 @click.command()
@@ -28,6 +30,13 @@ from consistest.cli.options import dataset_option, n_boot_option, nli_options
     help="Also score the paper's hybrid with each plus rule alone, plus without each of its rules, and plus "
     "with each opt-in rule (paraphrase) added.",
 )
+@judge_options
+@click.option(
+    "--judge-cache",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="JSONL file caching the judge's raw replies (appended; a rerun asks only what is missing).",
+)
 @click.option("--batch-size", type=int, default=32, show_default=True, help="NLI batch size.")
 @click.option("--device", default="cpu", show_default=True, help="NLI device (cpu, cuda, auto).")
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
@@ -35,16 +44,34 @@ from consistest.cli.options import dataset_option, n_boot_option, nli_options
 @quiet_option
 @handle_errors
 def agree(
-    dataset, labels, nli, nli_labels, fmt, ablation, batch_size, device, boot_seed, n_boot, quiet
+    dataset,
+    labels,
+    nli,
+    nli_labels,
+    fmt,
+    ablation,
+    judge_cache,
+    batch_size,
+    device,
+    boot_seed,
+    n_boot,
+    quiet,
+    **judge_kwargs,
 ) -> None:
     """How close each scorer comes to human labels: mean over All / WH / Y/N beside the human mean, MSE,
     agreement, Cohen's kappa (Y/N) and the share of Y/N replies without a short form decided right, with
-    95% intervals, for F1, Recall, NLI-only, the paper's hybrid and plus; one table per labels file."""
+    95% intervals, for F1, Recall, NLI-only, paper, plus and --judge; a table per labels file."""
+    from dataclasses import replace
+
     from consistest.tasks.consistest.agree import AgreeConfig, render_agreement, run_agree
     from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
+    judge = pop_judge(judge_kwargs)
+    if judge is not None and judge_cache is not None:
+        judge = replace(judge, cache=judge_cache)
     cfg = AgreeConfig(
+        judge=judge,
         dataset=dataset,
         labels=tuple(labels),
         nli=nli,

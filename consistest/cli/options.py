@@ -16,6 +16,8 @@ from consistest.core.stats import N_BOOT
 from consistest.models.decoding import DECODING_OPTIONS, Decoding
 from consistest.models.nli import DEFAULT_NLI
 from consistest.models.options import ModelOption
+from consistest.tasks.consistest.methods.judge import JUDGE_WHEN
+from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, JUDGE_PROMPTS
 from consistest.tasks.consistest.prompts import VARIANTS
 
 FORMATS = ("table", "json", "markdown")
@@ -148,3 +150,27 @@ n_boot_option = click.option(
     show_default=True,
     help="Bootstrap resamples (0 = no intervals, else >= 100).",
 )
+
+judge_options = _stack(
+    [
+        (("--judge",), dict(default=None, metavar="SPEC", help="Model judge (score --method judge; a row of "
+            "agree): any chat model spec with its own keys (a HF chat model folder; "
+            "openai:NAME,api_base=URL,concurrency=8; "
+            "baseline:NAME); greedy, max_new_tokens=8 unless the spec says otherwise.")),
+        (("--judge-when",), dict(type=click.Choice(JUDGE_WHEN), default="uncertain",
+            show_default=True, help="uncertain: the rules and the NLI guard's clear labels decide first, the "
+            "judge the rest; all: the judge decides every reply.")),
+        (("--judge-prompt",), dict(type=click.Choice(JUDGE_PROMPTS), default=DEFAULT_JUDGE_PROMPT,
+            show_default=True, help="Judge prompt version (a file in the package; named in the signature).")),
+    ]
+)  # fmt: skip
+
+
+def pop_judge(kwargs: dict[str, Any]) -> Any:
+    """The configured judge method from --judge/--judge-when/--judge-prompt (None without --judge)."""
+    spec, when, prompt = kwargs.pop("judge"), kwargs.pop("judge_when"), kwargs.pop("judge_prompt")
+    if spec is None:
+        return None
+    from consistest.tasks.consistest.methods.judge import JudgeMethod, judge_spec
+
+    return JudgeMethod(model=judge_spec(spec), prompt=prompt, when=when)

@@ -12,9 +12,11 @@ from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import (
     dataset_option,
     format_option,
+    judge_options,
     model_options,
     n_boot_option,
     nli_options,
+    pop_judge,
     pop_respond_config,
 )
 from consistest.tasks.consistest.methods import METHODS
@@ -51,8 +53,10 @@ from consistest.tasks.consistest.trigger_config import CONFIGS
     type=click.Choice(tuple(METHODS)),
     default="paper",
     show_default=True,
-    help="paper: the published hybrid; plus: with the improved rules (consistest agree measures both).",
+    help="paper: the published hybrid; plus: with the improved rules; judge: a chat model judges what the "
+    "rules and the guard leave open (--judge SPEC; consistest agree measures each).",
 )
+@judge_options
 @format_option
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
 @n_boot_option
@@ -93,6 +97,7 @@ def score(
     batch_size, device = model_kwargs["batch_size"], model_kwargs["device"]
     subset = Subset(model_kwargs["limit"], model_kwargs["sample"], model_kwargs["sample_seed"])
     overwrite = model_kwargs["overwrite"]
+    judge = pop_judge(model_kwargs)
     respond = pop_respond_config(model_kwargs)
     cfg = ScoreConfig(
         dataset=dataset,
@@ -108,6 +113,7 @@ def score(
         seed=boot_seed,
         n_boot=n_boot,
         method=method,
+        judge=judge,
         quiet=quiet,
         config=config,
         plot=plot,

@@ -187,6 +187,15 @@ class ScoredItem(Record):
     category_why: str = ""
     # The trigger variant of the question ("" for the benchmark's own questions).
     trigger: str = ""
+    # What a model judge did (score --method judge): the stage that decided, the judge's raw replies; None
+    # (and left out of scores.jsonl) for the rule methods.
+    judge: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        if d.get("judge") is None:
+            d.pop("judge", None)
+        return d
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ RESPONSES_FILE = "responses.jsonl"  # {"id", "response"} per item, in completion
 GENERATION_FILE = "generation.json"  # the settings that change a response, the data hash, the signature
 SCORES_FILE = "scores.jsonl"  # one scored item per line
 SUMMARY_FILE = "summary.json"  # figures and signature
+JUDGE_FILE = "judge.jsonl"  # a model judge's raw replies by call key (score --method judge), appended
 LOCK_FILE = ".lock"
 
 

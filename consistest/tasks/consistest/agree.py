@@ -43,10 +43,11 @@ from consistest.tasks.consistest.agree_labels import (
     read_labels,
 )
 from consistest.tasks.consistest.agree_report import render_agreement
-from consistest.tasks.consistest.methods import METHODS, judge_replies
+from consistest.tasks.consistest.methods import METHODS, JudgeMethod, ScoringMethod, judge_replies
 
 __all__ = ["AgreeConfig", "AgreeResult", "SplitResult", "render_agreement", "run_agree"]
 REFERENCE, IMPROVED = "Hybrid (paper)", "Hybrid (plus)"  # the headline difference: plus - paper
+JUDGE_ROW = "Hybrid (judge)"  # with a configured judge: judge - paper
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,19 @@ class AgreeConfig:
     n_boot: int = N_BOOT
     ablation: bool = False
     quiet: bool = False
+    judge: JudgeMethod | None = None  # the judge method's row (its model, prompt, cascade and cache file)
+
+
+def active_methods(judge: JudgeMethod | None) -> dict[str, ScoringMethod]:
+    """Every registered method that can run: a method that needs a model only when one is configured."""
+    out: dict[str, ScoringMethod] = {}
+    for name, method in METHODS.items():
+        if isinstance(method, JudgeMethod):
+            if judge is None:
+                continue
+            method = judge
+        out[name] = method
+    return out
 
 
 class CachedNLI:
@@ -108,9 +122,10 @@ class SplitResult:
     comparison: dict[str, Any]
     ablation: dict[str, dict[str, Any]] = field(default_factory=dict)
     by_model: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    judge_vs_paper: dict[str, Any] | None = None  # judge - paper, when a judge is configured
 
     def to_dict(self) -> dict[str, Any]:
-        keys = ("path", "tag", "counts", "rows", "comparison", "ablation", "by_model")
+        keys = ("path", "tag", "counts", "rows", "comparison", "ablation", "by_model", "judge_vs_paper")
         return {("labels" if k == "tag" else k): getattr(self, k) for k in keys}
 
 
@@ -162,7 +177,7 @@ def run_agree(cfg: AgreeConfig) -> AgreeResult:
             ("labels", tags),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
-            ("method", ",".join(m.tag() for m in METHODS.values())),
+            ("method", ",".join(m.tag() for m in active_methods(cfg.judge).values())),
         ]
     )
     return AgreeResult(signature, results)
@@ -185,11 +200,14 @@ def _run_split(
     human, types = [lab.human for lab in labels], [s.type for s in samples]
     qa_ids = [s.qa_id for s in samples]
     noshort = [no_short_form(s, lab.response) for s, lab in zip(samples, labels, strict=True)]
-    scores = method_scores(samples, labels, nli, quiet=cfg.quiet)
+    scores = method_scores(samples, labels, nli, quiet=cfg.quiet, judge=cfg.judge)
     boot = (sp.name, cfg.seed, cfg.n_boot)
     rows = {"Human": human_row(human, types)}
     rows |= {name: full_row(sc, human, types, qa_ids, noshort, boot, name) for name, sc in scores.items()}
     comparison = compare(scores[REFERENCE], scores[IMPROVED], human, types, qa_ids, cfg.seed, cfg.n_boot)
+    judged = scores.get(JUDGE_ROW)
+    vs_judge = None if judged is None else compare(scores[REFERENCE], judged, human, types, qa_ids, cfg.seed,
+                                                   cfg.n_boot)  # fmt: skip
     ablation = {}
     if cfg.ablation:
         for name, sc in ablation_scores(samples, labels, nli, scores).items():
@@ -207,7 +225,7 @@ def _run_split(
         )
         by_model[model] = {"Human": human_row(pick[0], pick[1])} | {
             name: full_row([scores[name][i] for i in idx], *pick, boot, f"{model}:{name}")
-            for name in (f"Hybrid ({m})" for m in METHODS)  # one row per registered scoring method
+            for name in (f"Hybrid ({m})" for m in active_methods(cfg.judge))  # one row per scoring method
         }
     counts = {
         "all": len(labels),
@@ -216,7 +234,7 @@ def _run_split(
         "yn_no_short": sum(noshort),
     }
     return SplitResult(
-        sp.name, str(sp.path), labels_tag(labels), counts, rows, comparison, ablation, by_model
+        sp.name, str(sp.path), labels_tag(labels), counts, rows, comparison, ablation, by_model, vs_judge
     )
 
 
@@ -255,9 +273,15 @@ def full_row(
 
 
 def method_scores(
-    samples: Sequence[Sample], labels: Sequence[HumanLabel], nli: NLI | None, *, quiet: bool = True
+    samples: Sequence[Sample],
+    labels: Sequence[HumanLabel],
+    nli: NLI | None,
+    *,
+    quiet: bool = True,
+    judge: JudgeMethod | None = None,
 ) -> dict[str, list[float | None]]:
-    """Scores of every method (``None`` = undecided without an NLI model); NLI-only needs a model."""
+    """Scores of every method (``None`` = undecided without an NLI model, or by the judge); NLI-only needs a
+    model; the judge's row needs a configured ``judge``."""
     replies = [lab.response for lab in labels]
     cleaned = [clean_response(r) for r in replies]
     out: dict[str, list[float | None]] = {
@@ -269,7 +293,7 @@ def method_scores(
     if nli is not None:
         got = nli.predict([(s.nli_premise, c) for s, c in zip(samples, cleaned, strict=True)])
         out["NLI-only"] = [float(g == "entailment") for g in got]
-    for name, method in METHODS.items():
+    for name, method in active_methods(judge).items():
         out[f"Hybrid ({name})"] = [j.score for j in method.judge(samples, replies, nli, quiet=quiet)]
     return out
 

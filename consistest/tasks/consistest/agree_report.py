@@ -30,6 +30,8 @@ def _split_block(sp: Any) -> str:
             f"{c['yn_no_short']} without a yes/no word or short form)")  # fmt: skip
     lines = [head, _table("method", sp.rows)]
     lines.append(_diff_line("plus - paper", sp.comparison))
+    if sp.judge_vs_paper is not None:
+        lines.append(_diff_line("judge - paper", sp.judge_vs_paper))
     if sp.by_model:
         lines += ["", _model_table(sp.by_model)]
     if sp.ablation:

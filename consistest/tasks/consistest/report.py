@@ -12,6 +12,7 @@ from consistest.core.stats import N_BOOT, bootstrap_ci, enough_for_interval, pai
 from consistest.core.table import format_table, pct
 from consistest.metrics.rules import truth_polarity
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, NO_TRUTH
+from consistest.tasks.consistest.methods.judge import stages_line
 
 Row = ScoredItem
 # The paper's Table 5 groups: Persona = pers; History = hist + hist_ext.
@@ -110,7 +111,7 @@ def summarize(
         "signature": signature,
         "n": len(rows),
         "undecided": undecided,
-        "rules_only": bool(extra and extra.get("nli") == "none"),
+        "rules_only": bool(extra and extra.get("nli") == "none" and "judge_stages" not in extra),
         "figures": figures,
         "outcomes": dict(sorted(Counter(r.outcome for r in rows).items())),
         "nli_labels": dict(sorted(Counter(r.nli_label or "none" for r in rows).items())),
@@ -249,17 +250,25 @@ def render(summary: Mapping[str, Any], fmt: str = "table") -> str:
 def notes(summary: Mapping[str, Any]) -> list[str]:
     """What the table's numbers are over, and warnings where they could mislead."""
     figs = summary["figures"]
-    note = [
-        "n: the decided items each score is a mean over; undecided: items only an NLI model could decide."
-    ]
-    if summary.get("undecided"):
+    stages = summary.get("judge_stages")
+    who = "the judge left without an allowed label" if stages else "only an NLI model could decide"
+    note = [f"n: the decided items each score is a mean over; undecided: items {who}."]
+    if stages:
+        note.append(stages_line(stages) + "; undecided by the judge: no allowed label after one retry "
+                    "(raw replies in scores.jsonl).")  # fmt: skip
+    if summary.get("undecided") and not stages:
         note.append(
             f"{summary['undecided']} item(s) need NLI to decide and are undecided (--nli none): "
             "scores are rules-only means over the decided items."
         )
     mostly = [f"{f['label']} ({f['decided']:,} of {f['decided'] + f['undecided']:,} decided)"
               for f in figs.values() if f["undecided"] > f["decided"]]  # fmt: skip
-    if mostly:
+    if mostly and stages:
+        note.append(
+            "warning: most items are undecided in " + ", ".join(mostly) + ": the judge gave no "
+            "allowed label for most of them; those scores are means over the few decided replies."
+        )
+    elif mostly:
         note.append(
             "warning: most items are undecided in " + ", ".join(mostly) + ": those scores are means over the "
             "few replies the rules decide alone (Y/N: a yes/no word or short form), not the benchmark's "

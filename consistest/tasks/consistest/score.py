@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,7 @@ from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, read_json
 from consistest.core.records import Sample, ScoredItem, content_hash
-from consistest.core.rundir import SCORES_FILE, SUMMARY_FILE, run_lock
+from consistest.core.rundir import JUDGE_FILE, SCORES_FILE, SUMMARY_FILE, run_lock
 from consistest.core.signature import make_signature, parse_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
 from consistest.data.dataset_dir import DatasetDir, has_sessions
@@ -25,7 +25,15 @@ from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
 from consistest.tasks.consistest.generation import RespondConfig, respond
-from consistest.tasks.consistest.methods import Judged, Method, check_method, judge_samples, signature_value
+from consistest.tasks.consistest.methods import (
+    Judged,
+    JudgeMethod,
+    Method,
+    check_method,
+    judge_samples,
+    signature_value,
+)
+from consistest.tasks.consistest.methods.judge import stage_counts
 from consistest.tasks.consistest.report import cut_warning, subset_warning, summarize
 from consistest.tasks.consistest.responses_file import check_coverage, is_csv, read_responses
 from consistest.tasks.consistest.subsets import Subset
@@ -58,7 +66,8 @@ class ScoreConfig:
     device: str = "cpu"
     seed: int = 0
     n_boot: int = N_BOOT
-    method: Method = "paper"  # the paper's hybrid, or "plus" (consistest.metrics.plus)
+    method: Method = "paper"  # the paper's hybrid, "plus" (consistest.metrics.plus), or "judge"
+    judge: JudgeMethod | None = None  # method "judge": the judge model, prompt and cascade
     quiet: bool = False
     config: str = "default"  # the dataset config: "default", or "triggers" (consistest build --triggers)
     overwrite: bool = False
@@ -88,19 +97,22 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         raise InputError("give exactly one of --responses FILE or --model MODEL")
     check_n_boot(cfg.n_boot)
     check_method(cfg.method)
+    judge = judge_method(cfg)
     ds, triggers = open_config(cfg.dataset, cfg.config)
     with run_lock(cfg.out) if cfg.out is not None else contextlib.nullcontext():
-        check_rescoring(cfg, "method", signature_value(cfg.method))
+        check_rescoring(cfg, "method", signature_value(cfg.method, judge=judge))
         got = _responses_and_nli(cfg, ds)
         responses, cut = cap_replies(got.responses, got.samples)
-        items = score_items(got.samples, responses, got.nli, quiet=cfg.quiet, method=cfg.method)
+        items = score_items(got.samples, responses, got.nli, quiet=cfg.quiet, method=cfg.method, judge=judge)
         items = categorise(items, got.samples, got.nli, triggers=triggers, quiet=cfg.quiet)
         signature = score_signature(
             ds, got.samples, got.nli, cfg.respond, subset=got.subset, method=cfg.method, config=cfg.config,
-            cut=cut,
+            cut=cut, judge=judge,
         )  # fmt: skip
         info = {"nli": nli_signature(got.nli), "rules_version": RULES_VERSION, "method": cfg.method}
         info |= got.extra | ({"replies_cut": cut, "max_reply_chars": MAX_REPLY_CHARS} if cut else {})
+        if judge is not None:
+            info["judge_stages"] = stage_counts([it.judge for it in items])
         summary = summarize(
             items, signature=signature, seed=cfg.seed, n_boot=cfg.n_boot, extra=info, curve=cfg.plot or None
         )
@@ -111,6 +123,18 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
             atomic_write_json(cfg.out / SUMMARY_FILE, summary)
             _plot_curve(cfg, summary)
     return ScoreResult(items=items, summary=summary, out=cfg.out)
+
+
+def judge_method(cfg: ScoreConfig) -> JudgeMethod | None:
+    """The configured judge method, caching its calls in RUNDIR/judge.jsonl; None for the rule methods
+    (a judge given to them is refused: it would change nothing while looking as if it did)."""
+    if cfg.method != "judge":
+        if cfg.judge is not None:
+            raise InputError("--judge is read by --method judge only", field="judge")
+        return None
+    if cfg.judge is None or cfg.judge.model is None:
+        raise InputError("--method judge needs a judge model: --judge SPEC", field="judge")
+    return replace(cfg.judge, cache=cfg.out / JUDGE_FILE if cfg.out is not None else None)
 
 
 def check_rescoring(cfg: ScoreConfig, part: str, value: str) -> None:
@@ -241,9 +265,11 @@ def score_items(
     *,
     quiet: bool = True,
     method: Method = "paper",
+    judge: JudgeMethod | None = None,
 ) -> list[ScoredItem]:
-    """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score."""
-    judged = judge_samples(samples, responses, nli, method=method, quiet=quiet)
+    """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score (and,
+    for ``judge``, the model judge for what they leave open)."""
+    judged = judge_samples(samples, responses, nli, method=method, judge=judge, quiet=quiet)
     return [_item(s, responses[s.id], j) for s, j in zip(samples, judged, strict=True)]
 
 
@@ -263,6 +289,7 @@ def _item(s: Sample, response: str, j: Judged) -> ScoredItem:
         source=s.source,
         type=s.type,
         distance=s.distance,
+        judge=j.detail,
     )
 
 
@@ -276,6 +303,7 @@ def score_signature(
     method: Method = "paper",
     config: str = "default",
     cut: int = 0,
+    judge: JudgeMethod | None = None,
 ) -> str:
     """The data (its verified hash, the config and a subset when not all of it, how many replies were cut to
     MAX_REPLY_CHARS when any, memory and distances), the
@@ -290,7 +318,7 @@ def score_signature(
             ("cut", cut or None),
             ("nli", nli_signature(nli)),
             ("rules", RULES_VERSION),
-            ("method", signature_value(method)),
+            ("method", signature_value(method, judge=judge)),
             ("cat", CATEGORIES_VERSION),
             ("mem", settings.get("memory")),
             ("d", settings.get("distances") or sorted({s.distance for s in samples})),

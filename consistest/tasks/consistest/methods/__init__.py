@@ -14,18 +14,27 @@ from consistest.core.records import Sample
 from consistest.metrics.plus import DEFAULT_RULES, Rule
 from consistest.models.base import NLI
 from consistest.tasks.consistest.methods.base import Judged, ScoringMethod
+from consistest.tasks.consistest.methods.judge import JudgeMethod
 from consistest.tasks.consistest.methods.paper import PaperMethod
 from consistest.tasks.consistest.methods.plus import PlusMethod
 
-# One line per method: --method name -> the method with its default settings.
+# One line per method: --method name -> the method with its default settings. A method that needs a model
+# (judge: its judge) is configured by the caller (``get_method(..., judge=JudgeMethod(model=...))``).
 METHODS: dict[str, ScoringMethod] = {
     "paper": PaperMethod(),
     "plus": PlusMethod(),
+    "judge": JudgeMethod(),
 }
 Method = str  # a key of METHODS
 
-__all__ = ["METHODS", "Judged", "Method", "ScoringMethod", "check_method", "get_method", "judge_replies",
-           "judge_samples", "signature_value"]  # fmt: skip
+__all__ = ["METHODS", "JudgeMethod", "Judged", "Method", "ScoringMethod", "check_method", "get_method",
+           "judge_replies", "judge_samples", "needs_model", "signature_value"]  # fmt: skip
+
+
+def needs_model(method: str) -> bool:
+    """Whether the registered method needs a model to judge (only the configured one can run)."""
+    m = METHODS[check_method(method)]
+    return isinstance(m, JudgeMethod) and m.model is None
 
 
 def check_method(method: str) -> Method:
@@ -34,17 +43,27 @@ def check_method(method: str) -> Method:
     return method
 
 
-def get_method(method: str, rules: Sequence[Rule] = DEFAULT_RULES) -> ScoringMethod:
-    """The registered method; ``rules`` other than the default pick a subset of plus's rules."""
+def get_method(
+    method: str, rules: Sequence[Rule] = DEFAULT_RULES, judge: JudgeMethod | None = None
+) -> ScoringMethod:
+    """The registered method; ``rules`` other than the default pick a subset of plus's rules; ``judge`` is
+    the configured judge method (its model, prompt, cascade) for ``judge``."""
     m = METHODS[check_method(method)]
+    if isinstance(m, JudgeMethod):
+        if judge is None or judge.model is None:
+            raise InputError("--method judge needs a judge model: --judge SPEC", field="judge")
+        return judge
     if isinstance(m, PlusMethod) and tuple(rules) != tuple(m.rules):
         return PlusMethod(m.name, tuple(rules))
     return m
 
 
-def signature_value(method: Method, rules: Sequence[Rule] = DEFAULT_RULES) -> str:
-    """``paper`` or ``plus-<version>`` (a rule subset is named: ``plus-1[extras]``)."""
-    return get_method(method, rules).tag()
+def signature_value(
+    method: Method, rules: Sequence[Rule] = DEFAULT_RULES, judge: JudgeMethod | None = None
+) -> str:
+    """``paper``, ``plus-<version>`` (a rule subset is named: ``plus-1[extras]``) or
+    ``judge-1[<judge>@<prompt>,<decoding>,<when>]``."""
+    return get_method(method, rules, judge).tag()
 
 
 def judge_samples(
@@ -54,11 +73,12 @@ def judge_samples(
     *,
     method: Method = "paper",
     rules: Sequence[Rule] = DEFAULT_RULES,
+    judge: JudgeMethod | None = None,
     quiet: bool = True,
 ) -> list[Judged]:
     """Judge every sample's reply with ``method``; ``nli=None`` leaves NLI-only decisions undecided."""
     replies = [responses[s.id] for s in samples]
-    return judge_replies(samples, replies, nli, method=method, rules=rules, quiet=quiet)
+    return judge_replies(samples, replies, nli, method=method, rules=rules, judge=judge, quiet=quiet)
 
 
 def judge_replies(
@@ -68,11 +88,12 @@ def judge_replies(
     *,
     method: Method = "paper",
     rules: Sequence[Rule] = DEFAULT_RULES,
+    judge: JudgeMethod | None = None,
     quiet: bool = True,
 ) -> list[Judged]:
     """Judge ``replies[i]`` as the reply to ``samples[i]`` (a sample may come several times, answered by
     different models)."""
-    scorer = get_method(method, rules)
+    scorer = get_method(method, rules, judge)
     if len(replies) != len(samples):
         raise ValueError("one reply per sample")
     return scorer.judge(samples, replies, nli, quiet=quiet)

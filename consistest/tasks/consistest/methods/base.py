@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from consistest.core import log
 from consistest.core.records import Sample
@@ -18,7 +18,8 @@ from consistest.models.base import NLI
 
 @dataclass(frozen=True)
 class Judged:
-    """One reply as a method saw it: rule outcome and score, what NLI was asked, the final score."""
+    """One reply as a method saw it: rule outcome and score, what NLI was asked, the final score, and what a
+    model judge did (``detail``: the stage that decided, the judge's raw replies; None for rule methods)."""
 
     outcome: str
     rule_score: float | None
@@ -26,6 +27,7 @@ class Judged:
     cleaned: str
     nli_label: str | None
     score: float | None
+    detail: dict[str, Any] | None = None
 
 
 @runtime_checkable

@@ -1,0 +1,188 @@
+"""``judge``: a chat model judges replies with the paper's Appendix C rubric (Y/N 0/1, WH 0/0.5/1).
+
+``score --method judge --judge SPEC``: SPEC is any chat model spec (a local HF chat model folder,
+``openai:NAME,api_base=URL,concurrency=8``, ``baseline:...``), with its own decoding and backend keys.
+With ``when="uncertain"`` (the default) the paper's hybrid decides first: the rules decide what they
+decide alone, the NLI guard decides its clear cases (entailment or contradiction), and only the rest
+(a neutral guard label, or no NLI model) goes to the judge; ``when="all"`` judges every reply (to validate
+the judge with ``agree``). The judge's reply is read strictly as one label of the closed set
+(:mod:`consistest.metrics.judge_labels`); an unparseable reply is retried once with a reminder, then
+recorded as undecided (score None) with the raw texts kept, never guessed. ``transformers serve`` refuses
+``response_format``, so no backend constrains the output yet: the strict reading is the constraint.
+
+The signature value names everything that changes a verdict:
+``judge-1[<judge model>@<prompt version>,<decoding>,<when>]``, e.g.
+``judge-1[openai:gpt-4o-mini@consistest-v1,greedy-8,uncertain-paper]``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from consistest.core import log
+from consistest.core.errors import InputError
+from consistest.core.records import Sample
+from consistest.metrics.clean import clean_response
+from consistest.metrics.judge_labels import parse_judge_label
+from consistest.metrics.rules import Need
+from consistest.models.base import NLI, ChatModel
+from consistest.models.decoding import Decoding
+from consistest.models.registry import ModelSpec, backend, parse_model_spec
+from consistest.tasks.consistest.methods.base import Judged
+from consistest.tasks.consistest.methods.judge_calls import (
+    DEFAULT_JUDGE_PROMPT,
+    JudgeCache,
+    call_key,
+    check_prompt,
+    item_conversation,
+)
+from consistest.tasks.consistest.methods.paper import PaperMethod
+
+JUDGE_VERSION = "1"  # bump when the cascade or the reading of replies changes a verdict
+JudgeWhen = Literal["uncertain", "all"]
+JUDGE_WHEN: tuple[JudgeWhen, ...] = get_args(JudgeWhen)
+Stage = Literal["rules", "guard", "judge"]
+STAGES: tuple[Stage, ...] = get_args(Stage)
+JUDGE_DECODING = Decoding(max_new_tokens=8)  # a label needs a few tokens; greedy
+# How every backend that renders conversations shows the judge's: the rubric as the whole system message,
+# no cut of the item (each backend takes the keys it reads).
+JUDGE_RENDERING: dict[str, Any] = {
+    "chat_template": True,
+    "system_prompt": "persona",
+    "utterance_max_tokens": 0,
+}
+
+
+def judge_spec(text: str) -> ModelSpec:
+    """``--judge SPEC[,key=value...]`` -> the judge's ModelSpec: greedy, 8 new tokens and the judge rendering
+    unless the spec says otherwise."""
+    spec = text.partition(",")[0].strip()
+    if not spec:
+        raise InputError("--judge needs a chat model spec, e.g. openai:NAME or a HF chat model folder",
+                         field="judge")  # fmt: skip
+    known = backend(spec).OPTIONS
+    return parse_model_spec(text, JUDGE_DECODING, {k: v for k, v in JUDGE_RENDERING.items() if k in known})
+
+
+@dataclass(frozen=True)
+class JudgeMethod:
+    """The judge method; ``model`` is the judge (a spec, or a loaded ChatModel such as a test's fake),
+    ``cache`` the JSONL file of its raw replies (None: in memory)."""
+
+    name: str = "judge"
+    model: ModelSpec | ChatModel | None = None
+    prompt: str = DEFAULT_JUDGE_PROMPT
+    when: JudgeWhen = "uncertain"
+    cache: Path | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        check_prompt(self.prompt)
+        if self.when not in JUDGE_WHEN:
+            raise InputError(
+                f"expected one of {', '.join(JUDGE_WHEN)}, got {self.when!r}", field="judge-when"
+            )
+
+    @property
+    def judge_name(self) -> str:
+        if self.model is None:
+            raise InputError("--method judge needs a judge model: --judge SPEC", field="judge")
+        return self.model.name
+
+    def decoding_value(self) -> str:
+        return self.model.signature_value() if isinstance(self.model, ModelSpec) else "none"
+
+    def tag(self) -> str:
+        when = "uncertain-paper" if self.when == "uncertain" else "all"
+        return f"judge-{JUDGE_VERSION}[{self.judge_name}@{self.prompt},{self.decoding_value()},{when}]"
+
+    def settings(self) -> dict[str, Any]:
+        """What changes the judge's replies (part of every cache key)."""
+        return self.model.settings() if isinstance(self.model, ModelSpec) else {}
+
+    def judge(
+        self, samples: Sequence[Sample], replies: Sequence[str], nli: NLI | None, *, quiet: bool = True
+    ) -> list[Judged]:
+        if self.when == "all":
+            base = [Judged("judged", None, "none", clean_response(r), None, None) for r in replies]
+            stages: list[str] = ["judge"] * len(replies)
+        else:
+            base = PaperMethod().judge(samples, replies, nli, quiet=quiet)
+            stages = [cascade_stage(j) for j in base]
+        todo = [i for i, st in enumerate(stages) if st == "judge"]
+        verdicts = self.verdicts([samples[i] for i in todo], [replies[i] for i in todo], quiet)
+        out = [
+            Judged(j.outcome, j.rule_score, j.nli_use, j.cleaned, j.nli_label, j.score, {"stage": st})
+            for j, st in zip(base, stages, strict=True)
+        ]
+        for i, (score, detail) in zip(todo, verdicts, strict=True):
+            j = base[i]
+            out[i] = Judged(j.outcome, j.rule_score, j.nli_use, j.cleaned, j.nli_label, score, detail)
+        log.info(stages_line(stage_counts([j.detail for j in out])), quiet=quiet)
+        return out
+
+    def verdicts(
+        self, samples: Sequence[Sample], replies: Sequence[str], quiet: bool
+    ) -> list[tuple[float | None, dict[str, Any]]]:
+        """The judge's score and record for each reply: asked once, once more where the first answer gave
+        no allowed label; still none -> None, the raw answers kept."""
+        if not samples:
+            return []
+        name, settings = self.judge_name, self.settings()
+        cache = JudgeCache(self.cache, self._loader(quiet), quiet)
+        keys = [
+            call_key(self.prompt, name, settings, s.id, r, 1) for s, r in zip(samples, replies, strict=True)
+        ]
+        first = cache.ask([(k, item_conversation(self.prompt, s, r))
+                           for k, s, r in zip(keys, samples, replies, strict=True)])  # fmt: skip
+        scores = [parse_judge_label(first[k], s.type) for k, s in zip(keys, samples, strict=True)]
+        again = [i for i, sc in enumerate(scores) if sc is None]
+        retry_keys = {i: call_key(self.prompt, name, settings, samples[i].id, replies[i], 2) for i in again}
+        second = cache.ask(
+            [(retry_keys[i], item_conversation(self.prompt, samples[i], replies[i], first[keys[i]]))
+             for i in again], desc="judge retry",
+        )  # fmt: skip
+        out: list[tuple[float | None, dict[str, Any]]] = []
+        for i, (k, s) in enumerate(zip(keys, samples, strict=True)):
+            raw = [first[k]] + ([second[retry_keys[i]]] if i in retry_keys else [])
+            score = scores[i] if scores[i] is not None else parse_judge_label(raw[-1], s.type)
+            out.append((score, {"stage": "judge", "judge_score": score, "judge_raw": raw}))
+        return out
+
+    def _loader(self, quiet: bool) -> Any:
+        model = self.model
+        if isinstance(model, ModelSpec):
+            return lambda: model.load(quiet=quiet)
+        return lambda: model
+
+
+def cascade_stage(j: Judged) -> Stage:
+    """Who decides a reply in the cascade: the rules alone, the guard's clear label, or the judge."""
+    if j.nli_use == Need.NONE.value:
+        return "rules"
+    if j.nli_label in ("entailment", "contradiction"):
+        return "guard"
+    return "judge"
+
+
+def stage_counts(details: Sequence[dict[str, Any] | None]) -> dict[str, int]:
+    """How many replies each stage decided, how many the judge was asked twice and left undecided (from
+    each verdict's ``Judged.detail``, or ``ScoredItem.judge``)."""
+    details = [d or {} for d in details]
+    by = Counter(str(d.get("stage")) for d in details)
+    asked = [d for d in details if d.get("stage") == "judge"]
+    return {
+        **{st: by.get(st, 0) for st in STAGES},
+        "judge_retried": sum(len(d.get("judge_raw", ())) > 1 for d in asked),
+        "judge_undecided": sum(d.get("judge_score") is None for d in asked),
+    }
+
+
+def stages_line(counts: dict[str, int]) -> str:
+    return (
+        f"decided by: rules {counts['rules']:,}, guard {counts['guard']:,}, judge {counts['judge']:,} "
+        f"(retried {counts['judge_retried']:,}, undecided {counts['judge_undecided']:,})"
+    )
