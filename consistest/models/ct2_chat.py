@@ -33,7 +33,7 @@ from consistest.models.hf_chat import BATCH_SIZE_OPTION, DEFAULT_BATCH_SIZE, DEV
 from consistest.models.hf_chat import prompt_tag as hf_prompt_tag
 from consistest.models.hf_encoding import Groups, HFEncoding
 from consistest.models.hf_loader import check_tokenizer, load_error
-from consistest.models.options import ModelOption
+from consistest.models.options import ModelOption, settings_from
 from consistest.models.refill_support import NEUTRAL, eos_ids
 from consistest.models.rendering import (
     DEFAULT_SPEAKERS,
@@ -80,11 +80,7 @@ class CT2Settings:
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> CT2Settings:
-        names = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in options.items() if k in names and v is not None}
-        if "speaker_tokens" in kw:
-            kw["speaker_tokens"] = tuple(kw["speaker_tokens"])
-        return cls(**kw)
+        return settings_from(cls, options)
 
     def cpu_threads(self) -> int:
         if self.threads:

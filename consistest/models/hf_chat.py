@@ -24,7 +24,7 @@ from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
 from consistest.models.hf_encoding import HFEncoding
 from consistest.models.hf_loader import load_pretrained, resolve_device
-from consistest.models.options import ModelOption
+from consistest.models.options import ModelOption, settings_from
 from consistest.models.refill import SEGMENT_BATCHES, RefillDecoder
 from consistest.models.refill_support import unsupported
 from consistest.models.rendering import (
@@ -71,11 +71,7 @@ class HFSettings:
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> HFSettings:
-        names = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in options.items() if k in names and v is not None}
-        if "speaker_tokens" in kw:
-            kw["speaker_tokens"] = tuple(kw["speaker_tokens"])
-        return cls(**kw)
+        return settings_from(cls, options)
 
 
 OPTIONS = frozenset(f.name for f in fields(HFSettings))  # what a bot spec may set (hf:DIR,chat_template=true)

@@ -8,9 +8,11 @@ by the others. ``models.registry.backend_options`` gathers them from the registe
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, TypeVar
+
+S = TypeVar("S")
 
 
 @dataclass(frozen=True)
@@ -33,3 +35,13 @@ class ModelOption:
 
     def value(self, given: Any) -> Any:
         return self.convert(given) if self.convert is not None and given is not None else given
+
+
+def settings_from(cls: type[S], options: Mapping[str, Any]) -> S:
+    """A backend's settings dataclass from a spec's options: its own fields only, unset (None) values left
+    to the defaults, ``speaker_tokens`` as a tuple (the settings are frozen and hashed)."""
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    kw = {k: v for k, v in options.items() if k in names and v is not None}
+    if "speaker_tokens" in kw:
+        kw["speaker_tokens"] = tuple(kw["speaker_tokens"])
+    return cls(**kw)
