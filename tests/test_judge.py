@@ -11,12 +11,13 @@ import pytest
 
 from consistest.core.errors import InputError
 from consistest.core.records import Conversation, Sample
-from consistest.metrics.judge_labels import labels_text, parse_judge_label
+from consistest.metrics.judge_labels import labels_text, parse_choice, parse_judge_label
 from consistest.models.base import BatchedChatModel
+from consistest.models.judging import judge_spec
 from consistest.tasks.consistest.agree import method_scores
 from consistest.tasks.consistest.agree_labels import HumanLabel
 from consistest.tasks.consistest.methods import JudgeMethod, get_method, judge_replies, signature_value
-from consistest.tasks.consistest.methods.judge import judge_spec, stage_counts
+from consistest.tasks.consistest.methods.judge import stage_counts
 from consistest.tasks.consistest.methods.judge_calls import item_conversation, prompt_sections
 from tests.helpers import run_cli
 
@@ -49,6 +50,27 @@ from tests.helpers import run_cli
 )
 def test_judge_labels_are_read_strictly(text: str, qtype: str, score: float | None) -> None:
     assert parse_judge_label(text, qtype) == score
+
+
+CHOICES = ("consistent", "contradiction")
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        ("Contradiction.", "contradiction"),
+        ("**consistent**", "consistent"),
+        ("Label: contradiction", "contradiction"),
+        ('{"label": "Consistent"}', "consistent"),
+        ("not consistent", None),  # a negation is not the label it negates
+        ("contradictory", None),  # a longer word is not the label
+        ("consistent-ish", None),
+        ('{"label": "maybe"}', None),
+        ("", None),
+    ],
+)
+def test_word_labels_are_read_strictly(text: str, label: str | None) -> None:
+    assert parse_choice(text, CHOICES) == label
 
 
 def test_labels_named_in_the_prompt() -> None:

@@ -171,6 +171,7 @@ def pop_judge(kwargs: dict[str, Any]) -> Any:
     spec, when, prompt = kwargs.pop("judge"), kwargs.pop("judge_when"), kwargs.pop("judge_prompt")
     if spec is None:
         return None
-    from consistest.tasks.consistest.methods.judge import JudgeMethod, judge_spec
+    from consistest.models.judging import judge_spec
+    from consistest.tasks.consistest.methods.judge import JudgeMethod
 
     return JudgeMethod(model=judge_spec(spec), prompt=prompt, when=when)

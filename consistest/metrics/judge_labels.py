@@ -52,3 +52,20 @@ def _json_score(text: str) -> str | None:
     if isinstance(v, (int, float)):
         return f"{float(v):g}" if v != 0.5 else "0.5"
     return v.strip() if isinstance(v, str) else None
+
+
+def parse_choice(text: str, labels: tuple[str, ...], key: str = "label") -> str | None:
+    """The word label a judge's reply starts with (case-insensitive; quotes, stars, a lead-in like
+    ``Label:`` allowed; or a ``{"label": x}`` JSON object), or None when it starts with none of ``labels``
+    (so ``contradictory`` is not ``contradiction``, and ``not consistent`` is not ``consistent``)."""
+    t = (text or "").strip()
+    if t.startswith("{"):
+        try:
+            obj = json.loads(t)
+        except json.JSONDecodeError:
+            return None
+        value = obj.get(key) if isinstance(obj, dict) else None
+        return value.strip().lower() if isinstance(value, str) and value.strip().lower() in labels else None
+    words = "|".join(re.escape(x) for x in sorted(labels, key=len, reverse=True))
+    m = re.match(rf"""^[\s"'`*(\[]*{_LEAD}[\s"'`*]*({words})(?![\w-])""", t, re.IGNORECASE)
+    return m.group(1).lower() if m else None

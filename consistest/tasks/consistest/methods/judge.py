@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -30,13 +31,11 @@ from consistest.metrics.clean import clean_response
 from consistest.metrics.judge_labels import parse_judge_label
 from consistest.metrics.rules import Need
 from consistest.models.base import NLI, ChatModel
-from consistest.models.decoding import Decoding
-from consistest.models.registry import ModelSpec, backend, parse_model_spec
+from consistest.models.judging import JudgeCache, Question, ask_closed, item_key
+from consistest.models.registry import ModelSpec
 from consistest.tasks.consistest.methods.base import Judged
 from consistest.tasks.consistest.methods.judge_calls import (
     DEFAULT_JUDGE_PROMPT,
-    JudgeCache,
-    call_key,
     check_prompt,
     item_conversation,
 )
@@ -47,25 +46,6 @@ JudgeWhen = Literal["uncertain", "all"]
 JUDGE_WHEN: tuple[JudgeWhen, ...] = get_args(JudgeWhen)
 Stage = Literal["rules", "guard", "judge"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
-JUDGE_DECODING = Decoding(max_new_tokens=8)  # a label needs a few tokens; greedy
-# How every backend that renders conversations shows the judge's: the rubric as the whole system message,
-# no cut of the item (each backend takes the keys it reads).
-JUDGE_RENDERING: dict[str, Any] = {
-    "chat_template": True,
-    "system_prompt": "persona",
-    "utterance_max_tokens": 0,
-}
-
-
-def judge_spec(text: str) -> ModelSpec:
-    """``--judge SPEC[,key=value...]`` -> the judge's ModelSpec: greedy, 8 new tokens and the judge rendering
-    unless the spec says otherwise."""
-    spec = text.partition(",")[0].strip()
-    if not spec:
-        raise InputError("--judge needs a chat model spec, e.g. openai:NAME or a HF chat model folder",
-                         field="judge")  # fmt: skip
-    known = backend(spec).OPTIONS
-    return parse_model_spec(text, JUDGE_DECODING, {k: v for k, v in JUDGE_RENDERING.items() if k in known})
 
 
 @dataclass(frozen=True)
@@ -127,30 +107,23 @@ class JudgeMethod:
     def verdicts(
         self, samples: Sequence[Sample], replies: Sequence[str], quiet: bool
     ) -> list[tuple[float | None, dict[str, Any]]]:
-        """The judge's score and record for each reply: asked once, once more where the first answer gave
-        no allowed label; still none -> None, the raw answers kept."""
+        """The judge's score and record for each reply (asked twice at most, see ``ask_closed``)."""
         if not samples:
             return []
         name, settings = self.judge_name, self.settings()
-        cache = JudgeCache(self.cache, self._loader(quiet), quiet)
-        keys = [
-            call_key(self.prompt, name, settings, s.id, r, 1) for s, r in zip(samples, replies, strict=True)
+        questions = [
+            Question(
+                item_key(self.prompt, name, settings, s.id, r),
+                partial(item_conversation, self.prompt, s, r),
+                partial(parse_judge_label, qtype=s.type),
+            )
+            for s, r in zip(samples, replies, strict=True)
         ]
-        first = cache.ask([(k, item_conversation(self.prompt, s, r))
-                           for k, s, r in zip(keys, samples, replies, strict=True)])  # fmt: skip
-        scores = [parse_judge_label(first[k], s.type) for k, s in zip(keys, samples, strict=True)]
-        again = [i for i, sc in enumerate(scores) if sc is None]
-        retry_keys = {i: call_key(self.prompt, name, settings, samples[i].id, replies[i], 2) for i in again}
-        second = cache.ask(
-            [(retry_keys[i], item_conversation(self.prompt, samples[i], replies[i], first[keys[i]]))
-             for i in again], desc="judge retry",
-        )  # fmt: skip
-        out: list[tuple[float | None, dict[str, Any]]] = []
-        for i, (k, s) in enumerate(zip(keys, samples, strict=True)):
-            raw = [first[k]] + ([second[retry_keys[i]]] if i in retry_keys else [])
-            score = scores[i] if scores[i] is not None else parse_judge_label(raw[-1], s.type)
-            out.append((score, {"stage": "judge", "judge_score": score, "judge_raw": raw}))
-        return out
+        cache = JudgeCache(self.cache, self._loader(quiet), quiet)
+        return [
+            (v.label, {"stage": "judge", "judge_score": v.label, "judge_raw": list(v.raw)})
+            for v in ask_closed(cache, questions)
+        ]
 
     def _loader(self, quiet: bool) -> Any:
         model = self.model

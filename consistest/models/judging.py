@@ -1,0 +1,178 @@
+"""A chat model as a judge, for any method: the judge's spec, versioned prompt files, a resumable cache of its
+raw replies, and asking for a closed label (once, then once more with a reminder, then undecided).
+
+Every method's judge (ConsisTest scores, AIH contradiction recognition, CDConv categories) uses these parts
+and brings only its prompt files, its conversations and its label parser. Nothing here knows a benchmark.
+
+A prompt file has the sections ``### system`` (the rubric, the whole system message), ``### user`` (one item,
+with ``{placeholders}``) and ``### retry`` (the reminder sent after a first reply with no allowed label).
+Never edit a prompt in place: a new wording is a new version, named in the signature.
+
+The cache is a JSONL file in the run folder, appended and fsynced chunk by chunk as the model yields them, so
+a killed run resumes without asking again and ends with the same verdicts. Keys name the prompt version, the
+judge (model and the settings that change its replies), the item, the hash of what is judged and the attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from consistest.core.errors import InputError
+from consistest.core.io import progress
+from consistest.core.records import Conversation, Turn, content_hash
+from consistest.core.rundir import AppendLog, read_log
+from consistest.models.base import ChatModel, Item
+from consistest.models.decoding import Decoding
+from consistest.models.registry import ModelSpec, backend, parse_model_spec
+
+T = TypeVar("T")
+PROMPT_SECTIONS = ("system", "user", "retry")
+JUDGE_DECODING = Decoding(max_new_tokens=8)  # a label needs a few tokens; greedy
+# How every backend that renders conversations shows a judge's: the rubric as the whole system message, no
+# cut of the item (each backend takes the keys it reads).
+JUDGE_RENDERING: dict[str, Any] = {
+    "chat_template": True,
+    "system_prompt": "persona",
+    "utterance_max_tokens": 0,
+}
+
+
+def judge_spec(text: str, field: str = "judge", decoding: Decoding = JUDGE_DECODING) -> ModelSpec:
+    """``--judge SPEC[,key=value...]`` -> the judge's ModelSpec: greedy, 8 new tokens and the judge rendering
+    unless the spec says otherwise."""
+    spec = text.partition(",")[0].strip()
+    if not spec:
+        raise InputError(f"--{field} needs a chat model spec, e.g. openai:NAME or a HF chat model folder",
+                         field=field)  # fmt: skip
+    known = backend(spec).OPTIONS
+    return parse_model_spec(text, decoding, {k: v for k, v in JUDGE_RENDERING.items() if k in known})
+
+
+def model_settings(model: ModelSpec | ChatModel) -> tuple[str, dict[str, Any], str]:
+    """(name, settings that change its replies, decoding for the signature) of a judge spec or a loaded model
+    (a test's fake: no settings, decoding ``none``)."""
+    if isinstance(model, ModelSpec):
+        return model.name, model.settings(), model.signature_value()
+    return model.name, {}, "none"
+
+
+@cache
+def prompt_sections(package: str, filename: str) -> dict[str, str]:
+    """A prompt file's sections (system, user, retry), read from ``package``'s ``prompts`` folder."""
+    text = (resources.files(package) / "prompts" / filename).read_text("utf-8")
+    out: dict[str, list[str]] = {}
+    current: list[str] | None = None
+    for line in text.splitlines():
+        if line.startswith("### "):
+            current = out.setdefault(line[4:].strip(), [])
+        elif current is not None:
+            current.append(line)
+    if set(out) != set(PROMPT_SECTIONS):
+        msg = f"judge prompt {filename!r} must have the sections {PROMPT_SECTIONS}, has {tuple(out)}"
+        raise ValueError(msg)
+    return {k: "\n".join(v).strip() for k, v in out.items()}
+
+
+def prompt_conversation(
+    sections: dict[str, str], fields: dict[str, Any], first: str | None = None
+) -> Conversation:
+    """The judge's conversation for one item; with ``first`` (its unparseable first answer), the retry."""
+    turns = [Turn("user", sections["user"].format(**fields))]
+    if first is not None:
+        turns += [Turn("assistant", first), Turn("user", sections["retry"].format(**fields))]
+    return Conversation(persona=(sections["system"],), turns=tuple(turns))
+
+
+def item_key(prompt: str, judge: str, settings: dict[str, Any], item_id: str, judged: str) -> str:
+    """The cache key stem of one item's judge calls (``judged``: the text whose verdict is asked, hashed);
+    attempt n is cached under ``<stem>-<n>``."""
+    return content_hash(prompt, judge, settings, item_id, content_hash(judged))
+
+
+@dataclass
+class JudgeCache:
+    """Raw judge replies by call key: read from ``path`` (JSONL, a line cut by a kill dropped), new ones
+    appended and fsynced chunk by chunk as the model yields them; ``path=None`` keeps them in memory."""
+
+    path: Path | None
+    load: Callable[[], ChatModel]
+    quiet: bool = True
+
+    def __post_init__(self) -> None:
+        self.done: dict[str, str] = {}
+        if self.path is not None:
+            try:
+                logged = read_log(self.path)
+            except InputError as e:  # read_log's hint (--overwrite) is not how a judge cache is reset
+                msg = str(e.message).removesuffix("; use --overwrite")
+                raise InputError(f"{msg}; delete this judge cache or name another one", path=e.path,
+                                 record=e.record, field=e.field) from None  # fmt: skip
+            self.done = {k: str(v.get("reply", "")) for k, v in logged.items()}
+        self._model: ChatModel | None = None
+
+    def ask(self, items: Sequence[Item], desc: str = "judge") -> dict[str, str]:
+        """Every item's raw reply; the model is loaded and asked only for items not in the cache (batches
+        planned over all ``items``, as generation does, so a resumed run asks the same batches). Items with
+        one key (the same text judged twice) are asked once."""
+        items = list(dict(items).items())
+        todo = [k for k, _ in items if k not in self.done]
+        if todo:
+            self._model = self._model or self.load()
+            bar = progress(total=len(items), initial=len(items) - len(todo), unit="reply", desc=desc,
+                           quiet=self.quiet)  # fmt: skip
+            log = AppendLog(self.path) if self.path is not None else None
+            try:
+                for chunk in self._model.stream(items, frozenset(self.done)):
+                    new = [(k, r) for k, r in chunk if k not in self.done]
+                    if log is not None:
+                        log.append({"id": k, "reply": r} for k, r in new)
+                    self.done.update(new)
+                    bar.update(len(new))
+            finally:
+                bar.close()
+                if log is not None:
+                    log.close()
+        return {k: self.done[k] for k, _ in items}
+
+
+@dataclass(frozen=True)
+class Question(Generic[T]):
+    """One item put to a judge: its cache key stem, how to ask (and re-ask after a reply with no label), and
+    how to read a label from a reply (None: no allowed label)."""
+
+    key: str
+    ask: Callable[[str | None], Conversation]  # None -> first question; a first reply -> the retry
+    parse: Callable[[str], T | None]
+
+
+@dataclass(frozen=True)
+class Verdict(Generic[T]):
+    """A judge's label for one item (None: undecided after the retry) and its raw replies, kept."""
+
+    label: T | None
+    raw: tuple[str, ...]
+
+    @property
+    def retried(self) -> bool:
+        return len(self.raw) > 1
+
+
+def ask_closed(cache: JudgeCache, questions: Sequence[Question[T]], desc: str = "judge") -> list[Verdict[T]]:
+    """Each question's verdict: asked once, once more where the first reply gave no allowed label; still
+    none -> undecided (label None), never guessed. Both rounds go through ``cache``."""
+    if not questions:
+        return []
+    first = cache.ask([(f"{q.key}-1", q.ask(None)) for q in questions], desc=desc)
+    labels = [q.parse(first[f"{q.key}-1"]) for q in questions]
+    again = [q for q, label in zip(questions, labels, strict=True) if label is None]
+    second = cache.ask([(f"{q.key}-2", q.ask(first[f"{q.key}-1"])) for q in again], desc=f"{desc} retry")
+    out = []
+    for q, label in zip(questions, labels, strict=True):
+        raw = (first[f"{q.key}-1"],) if label is not None else (first[f"{q.key}-1"], second[f"{q.key}-2"])
+        out.append(Verdict(label if label is not None else q.parse(raw[-1]), raw))
+    return out
