@@ -91,6 +91,7 @@ COMMANDS: dict[str, str] = {
     "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "rank": "consistest.cli.aih:rank",
+    "rejudge": "consistest.cli.rejudge:rejudge",
     "score": "consistest.cli.score:score",
     "train-detector": "consistest.cli.cdconv:train_detector",
     "train-guard": "consistest.cli.nli:train_guard",

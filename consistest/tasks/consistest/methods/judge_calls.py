@@ -11,7 +11,11 @@ from consistest.core.records import Conversation, Sample
 from consistest.metrics.judge_labels import labels_text
 from consistest.models import judging
 
-JudgePrompt = Literal["consistest-v1"]
+# consistest-v1: the paper's Appendix C guidelines as the rubric (the default). consistest-generous-v1: the
+# generous wording of widely used long-term-memory judge prompts ("as long as it touches on the same topic
+# as the correct answer, count it as correct"), kept to measure how much a judge prompt moves a score
+# (consistest rejudge), not to score with.
+JudgePrompt = Literal["consistest-v1", "consistest-generous-v1"]
 JUDGE_PROMPTS: tuple[JudgePrompt, ...] = get_args(JudgePrompt)
 DEFAULT_JUDGE_PROMPT: JudgePrompt = "consistest-v1"
 
