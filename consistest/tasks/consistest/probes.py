@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from consistest.core import log
 from consistest.core.records import Sample, content_hash
 from consistest.core.stats import N_BOOT, bootstrap_ci
 from consistest.models.base import NLI
-from consistest.tasks.consistest.methods import ScoringMethod
+from consistest.tasks.consistest.methods import JudgeMethod, ScoringMethod
 from consistest.tasks.consistest.methods.paper import PaperMethod
 from consistest.tasks.consistest.wrong_values import keys, truth_keys, words
 
@@ -74,7 +74,8 @@ def probe_figures(
     quiet: bool = True,
 ) -> dict[str, Any] | None:
     """How often each column (and the paper's rules, for reference) passes wrong but on-topic replies:
-    share of decided probes scored above 0, with its 95% interval."""
+    share of decided probes scored above 0, with its 95% interval. A judge method judges every probe itself
+    (``when="all"``): the cascade's rules would decide most of them, and the question is the judge's."""
     probes = on_topic_probes(samples, n, seed) if n else []
     if not probes:
         return None
@@ -84,7 +85,8 @@ def probe_figures(
     }
     for label, m in methods.items():
         log.info(f"probing {label} with {len(ps):,} wrong but on-topic replies", quiet=quiet)
-        columns[label] = [j.score for j in m.judge(ps, replies, nli, quiet=quiet)]
+        alone = replace(m, when="all") if isinstance(m, JudgeMethod) else m
+        columns[label] = [j.score for j in alone.judge(ps, replies, nli, quiet=quiet)]
     out: dict[str, Any] = {"n": len(probes), "version": PROBES_VERSION, "columns": {}}
     for col, values in columns.items():
         passed = [float(v > 0) for v in values if v is not None]
