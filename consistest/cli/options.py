@@ -16,7 +16,7 @@ from consistest.core.stats import N_BOOT
 from consistest.models.decoding import DECODING_OPTIONS, Decoding
 from consistest.models.nli import DEFAULT_NLI
 from consistest.models.options import ModelOption
-from consistest.tasks.consistest.methods.judge import JUDGE_WHEN
+from consistest.tasks.consistest.methods.judge import JUDGE_OUTPUTS, JUDGE_WHEN
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, JUDGE_PROMPTS
 from consistest.tasks.consistest.prompts import VARIANTS
 
@@ -151,6 +151,10 @@ n_boot_option = click.option(
     help="Bootstrap resamples (0 = no intervals, else >= 100).",
 )
 
+judge_output_option = (("--judge-output",), dict(type=click.Choice(JUDGE_OUTPUTS), default="text",
+    show_default=True, help="text: the judge writes its label, read strictly (retried once, then undecided); "
+    "choice: each allowed label is scored as the whole reply and the most probable taken (local HF chat "
+    "models)."))  # fmt: skip
 judge_options = _stack(
     [
         (("--judge",), dict(default=None, metavar="SPEC", help="Model judge (score --method judge; a row of "
@@ -162,6 +166,7 @@ judge_options = _stack(
             "judge the rest; all: the judge decides every reply.")),
         (("--judge-prompt",), dict(type=click.Choice(JUDGE_PROMPTS), default=DEFAULT_JUDGE_PROMPT,
             show_default=True, help="Judge prompt version (a file in the package; named in the signature).")),
+        judge_output_option,
     ]
 )  # fmt: skip
 
@@ -169,9 +174,10 @@ judge_options = _stack(
 def pop_judge(kwargs: dict[str, Any]) -> Any:
     """The configured judge method from --judge/--judge-when/--judge-prompt (None without --judge)."""
     spec, when, prompt = kwargs.pop("judge"), kwargs.pop("judge_when"), kwargs.pop("judge_prompt")
+    output = kwargs.pop("judge_output")
     if spec is None:
         return None
     from consistest.models.judging import judge_spec
     from consistest.tasks.consistest.methods.judge import JudgeMethod
 
-    return JudgeMethod(model=judge_spec(spec), prompt=prompt, when=when)
+    return JudgeMethod(model=judge_spec(spec), prompt=prompt, when=when, output=output)

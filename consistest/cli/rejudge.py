@@ -8,7 +8,13 @@ from pathlib import Path
 import click
 
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import dataset_option, format_option, n_boot_option, nli_options
+from consistest.cli.options import (
+    dataset_option,
+    format_option,
+    judge_output_option,
+    n_boot_option,
+    nli_options,
+)
 from consistest.tasks.consistest.methods.judge import JUDGE_WHEN
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, JUDGE_PROMPTS
 
@@ -25,6 +31,7 @@ from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT
 @click.option("--judge-when", type=click.Choice(JUDGE_WHEN), default="uncertain", show_default=True,
               help="uncertain: the rules and the guard's clear labels decide first; all: the judge decides "
               "every reply.")  # fmt: skip
+@click.option(*judge_output_option[0], **judge_output_option[1])
 @nli_options
 @click.option("--probes", type=int, default=100, show_default=True,
               help="Wrong but on-topic probe replies (another persona's answer to the same question); "
@@ -39,8 +46,8 @@ from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT
 @format_option
 @quiet_option
 @handle_errors
-def rejudge(rundir, dataset, judges, prompts, judge_when, nli, nli_labels, probes, out, batch_size, device,
-            boot_seed, n_boot, fmt, quiet) -> None:  # fmt: skip
+def rejudge(rundir, dataset, judges, prompts, judge_when, judge_output, nli, nli_labels, probes, out,
+            batch_size, device, boot_seed, n_boot, fmt, quiet) -> None:  # fmt: skip
     """Judge a scored run's replies again with every --judge and --judge-prompt; print each figure's spread,
     per-item disagreement with the paired difference, and the probe pass rates."""
     from consistest.tasks.consistest.rejudge import RejudgeConfig, run_rejudge
@@ -50,7 +57,7 @@ def rejudge(rundir, dataset, judges, prompts, judge_when, nli, nli_labels, probe
     check_n_boot(n_boot)
     cfg = RejudgeConfig(
         run=rundir, dataset=dataset, judges=tuple(judges), prompts=tuple(prompts), when=judge_when,
-        nli=nli, nli_labels=nli_labels, batch_size=batch_size, device=device,
+        output=judge_output, nli=nli, nli_labels=nli_labels, batch_size=batch_size, device=device,
         probes=probes, seed=boot_seed, n_boot=n_boot, out=out, quiet=quiet,
     )  # fmt: skip
     click.echo(render(run_rejudge(cfg), fmt))

@@ -49,6 +49,16 @@ class BatchedChatModel:
             yield [(i, t) for (i, _), t in zip(part, texts, strict=True)]
 
 
+@runtime_checkable
+class LabelScorer(Protocol):
+    """A chat model that also scores closed-set replies: each label's log-probability as the whole reply to
+    each item (a judge's label chosen from the model's distribution, never parsed)."""
+
+    def label_logprobs(
+        self, items: Sequence[Item], labels: Sequence[Sequence[str]]
+    ) -> list[dict[str, float]]: ...
+
+
 def replies(model: ChatModel, items: Sequence[Item]) -> dict[str, str]:
     """Every item's reply, collected (item id -> text)."""
     return dict(pair for chunk in model.stream(items) for pair in chunk)

@@ -222,6 +222,17 @@ class HFChatModel(HFEncoding):
             torch.manual_seed(random.Random(f"{self.decoding.seed}:{item_id}").getrandbits(63))
             yield [(item_id, self.generate([self.encode(conv)])[0])]
 
+    def label_logprobs(
+        self, items: Sequence[Item], labels: Sequence[Sequence[str]]
+    ) -> list[dict[str, float]]:
+        """Each label's log-probability as the whole reply (:mod:`consistest.models.label_scores`)."""
+        from consistest.models.label_scores import label_logprobs
+
+        if not self.decoder_only:
+            raise InputError(f"model {self.name!r} is an encoder-decoder: labels are scored for decoder-only "
+                             "chat models; use --judge-output text", field="judge-output")  # fmt: skip
+        return label_logprobs(self, [c for _, c in items], labels)
+
     def generate(self, inputs: list[list[int]]) -> list[str]:
         """Decode one padded batch (left padding for decoder-only models) and return the reply texts."""
         import torch

@@ -15,7 +15,8 @@ judge (model and the settings that change its replies), the item, the hash of wh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import json
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -26,7 +27,7 @@ from consistest.core.errors import InputError
 from consistest.core.io import progress
 from consistest.core.records import Conversation, Turn, content_hash
 from consistest.core.rundir import AppendLog, read_log
-from consistest.models.base import ChatModel, Item
+from consistest.models.base import ChatModel, Item, LabelScorer
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec, backend, parse_model_spec
 
@@ -122,22 +123,64 @@ class JudgeCache:
         items = list(dict(items).items())
         todo = [k for k, _ in items if k not in self.done]
         if todo:
-            self._model = self._model or self.load()
-            bar = progress(total=len(items), initial=len(items) - len(todo), unit="reply", desc=desc,
-                           quiet=self.quiet)  # fmt: skip
-            log = AppendLog(self.path) if self.path is not None else None
-            try:
-                for chunk in self._model.stream(items, frozenset(self.done)):
-                    new = [(k, r) for k, r in chunk if k not in self.done]
-                    if log is not None:
-                        log.append({"id": k, "reply": r} for k, r in new)
-                    self.done.update(new)
-                    bar.update(len(new))
-            finally:
-                bar.close()
-                if log is not None:
-                    log.close()
+            model = self._loaded()
+            self._record(len(items), len(todo), model.stream(items, frozenset(self.done)), desc)
         return {k: self.done[k] for k, _ in items}
+
+    def choose(
+        self, items: Sequence[tuple[str, Conversation, tuple[str, ...]]], desc: str = "judge"
+    ) -> dict[str, str]:
+        """Every item's scored labels, as the JSON text ``{"choice": label, "logprobs": {label: lp}}``: the
+        model (it must be a :class:`~consistest.models.base.LabelScorer`) scores only what is not cached."""
+        unique = {k: (k, conv, labels) for k, conv, labels in items}
+        todo = [x for k, x in unique.items() if k not in self.done]
+        if todo:
+            model = self._loaded()
+            if not isinstance(model, LabelScorer):
+                msg = (
+                    f"judge {model.name!r} cannot score labels (--judge-output choice needs a HF chat model)"
+                )
+                raise InputError(msg, field="judge-output")
+
+            def chunks() -> Iterator[list[tuple[str, str]]]:
+                for start in range(0, len(todo), CHOICE_CHUNK):
+                    part = todo[start : start + CHOICE_CHUNK]
+                    scores = model.label_logprobs([(k, c) for k, c, _ in part], [x[2] for x in part])
+                    yield [(k, choice_text(sc)) for (k, *_), sc in zip(part, scores, strict=True)]
+
+            self._record(len(unique), len(todo), chunks(), desc)
+        return {k: self.done[k] for k in unique}
+
+    def _loaded(self) -> ChatModel:
+        self._model = self._model or self.load()
+        return self._model
+
+    def _record(self, total: int, todo: int, chunks: Iterator[list[tuple[str, str]]], desc: str) -> None:
+        """Take replies chunk by chunk, appending each chunk to the cache file (fsynced) as it comes."""
+        bar = progress(total=total, initial=total - todo, unit="reply", desc=desc, quiet=self.quiet)
+        log = AppendLog(self.path) if self.path is not None else None
+        try:
+            for chunk in chunks:
+                new = [(k, r) for k, r in chunk if k not in self.done]
+                if log is not None:
+                    log.append({"id": k, "reply": r} for k, r in new)
+                self.done.update(new)
+                bar.update(len(new))
+        finally:
+            bar.close()
+            if log is not None:
+                log.close()
+
+
+CHOICE_CHUNK = 8  # items scored between two appends to the cache
+
+
+def choice_text(scores: dict[str, float]) -> str:
+    """The cached record of one scored choice: the best label and every label's log-probability."""
+    best = max(scores, key=lambda label: (scores[label], label))
+    return json.dumps(
+        {"choice": best, "logprobs": {k: round(v, 6) for k, v in scores.items()}}, sort_keys=True
+    )
 
 
 @dataclass(frozen=True)
@@ -148,6 +191,7 @@ class Question(Generic[T]):
     key: str
     ask: Callable[[str | None], Conversation]  # None -> first question; a first reply -> the retry
     parse: Callable[[str], T | None]
+    labels: tuple[str, ...] = ()  # the closed set as reply texts (for choice: scored, the best taken)
 
 
 @dataclass(frozen=True)
@@ -162,11 +206,19 @@ class Verdict(Generic[T]):
         return len(self.raw) > 1
 
 
-def ask_closed(cache: JudgeCache, questions: Sequence[Question[T]], desc: str = "judge") -> list[Verdict[T]]:
+def ask_closed(
+    cache: JudgeCache, questions: Sequence[Question[T]], desc: str = "judge", choice: bool = False
+) -> list[Verdict[T]]:
     """Each question's verdict: asked once, once more where the first reply gave no allowed label; still
-    none -> undecided (label None), never guessed. Both rounds go through ``cache``."""
+    none -> undecided (label None), never guessed. Both rounds go through ``cache``. ``choice``: the labels
+    are scored instead (:meth:`JudgeCache.choose`) and the most probable is the verdict."""
     if not questions:
         return []
+    if choice:
+        raw = cache.choose([(f"{q.key}-c", q.ask(None), q.labels) for q in questions], desc=desc)
+        return [
+            Verdict(q.parse(json.loads(raw[f"{q.key}-c"])["choice"]), (raw[f"{q.key}-c"],)) for q in questions
+        ]
     first = cache.ask([(f"{q.key}-1", q.ask(None)) for q in questions], desc=desc)
     labels = [q.parse(first[f"{q.key}-1"]) for q in questions]
     again = [q for q, label in zip(questions, labels, strict=True) if label is None]

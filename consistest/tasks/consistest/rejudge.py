@@ -29,7 +29,7 @@ from consistest.models.base import NLI, ChatModel
 from consistest.models.judging import judge_spec
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.methods import JudgeMethod
-from consistest.tasks.consistest.methods.judge import JudgeWhen, stage_counts
+from consistest.tasks.consistest.methods.judge import JudgeOutput, JudgeWhen, stage_counts
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, check_prompt
 from consistest.tasks.consistest.probes import PROBES_VERSION, probe_figures
 from consistest.tasks.consistest.report import figure, figure_groups
@@ -49,6 +49,7 @@ class RejudgeConfig:
     judges: tuple[str | ChatModel, ...]  # specs (a loaded ChatModel: a test's fake)
     prompts: tuple[str, ...] = (DEFAULT_JUDGE_PROMPT,)
     when: JudgeWhen = "uncertain"
+    output: JudgeOutput = "text"
     nli: str | NLI | None = DEFAULT_NLI
     nli_labels: str | None = None
     batch_size: int = 32
@@ -78,7 +79,7 @@ class RejudgeConfig:
             model = judge_spec(spec) if isinstance(spec, str) else spec
             for p in dict.fromkeys(self.prompts):
                 out[f"{model.name}@{p}"] = JudgeMethod(
-                    model=model, prompt=p, when=self.when, cache=self.out_dir / JUDGE_FILE
+                    model=model, prompt=p, when=self.when, output=self.output, cache=self.out_dir / JUDGE_FILE
                 )
         return out
 

@@ -7,11 +7,13 @@ decide alone, the NLI guard decides its clear cases (entailment or contradiction
 (a neutral guard label, or no NLI model) goes to the judge; ``when="all"`` judges every reply (to validate
 the judge with ``agree``). The judge's reply is read strictly as one label of the closed set
 (:mod:`consistest.metrics.judge_labels`); an unparseable reply is retried once with a reminder, then
-recorded as undecided (score None) with the raw texts kept, never guessed. ``transformers serve`` refuses
-``response_format``, so no backend constrains the output yet: the strict reading is the constraint.
+recorded as undecided (score None) with the raw texts kept, never guessed. With ``output="choice"`` a local
+HF chat model scores each allowed label as its whole reply instead and the most probable is taken
+(:mod:`consistest.models.label_scores`); ``transformers serve`` refuses ``response_format``, so a served
+judge's text is read strictly.
 
 The signature value names everything that changes a verdict:
-``judge-1[<judge model>@<prompt version>,<decoding>,<when>]``, e.g.
+``judge-1[<judge model>@<prompt version>,<decoding or choice>,<when>]``, e.g.
 ``judge-1[openai:gpt-4o-mini@consistest-v1,greedy-8,uncertain-paper]``.
 """
 
@@ -28,7 +30,7 @@ from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.records import Sample
 from consistest.metrics.clean import clean_response
-from consistest.metrics.judge_labels import parse_judge_label
+from consistest.metrics.judge_labels import JUDGE_LABELS, parse_judge_label
 from consistest.metrics.rules import Need
 from consistest.models.base import NLI, ChatModel
 from consistest.models.judging import JudgeCache, Question, ask_closed, item_key
@@ -43,6 +45,10 @@ from consistest.tasks.consistest.methods.paper import PaperMethod
 
 JUDGE_VERSION = "1"  # bump when the cascade or the reading of replies changes a verdict
 JudgeWhen = Literal["uncertain", "all"]
+# text: the judge writes its reply, read strictly; choice: each allowed label's log-probability as the whole
+# reply is scored and the most probable taken (local HF chat models: never unparseable).
+JudgeOutput = Literal["text", "choice"]
+JUDGE_OUTPUTS: tuple[JudgeOutput, ...] = get_args(JudgeOutput)
 JUDGE_WHEN: tuple[JudgeWhen, ...] = get_args(JudgeWhen)
 Stage = Literal["rules", "guard", "judge"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
@@ -57,6 +63,7 @@ class JudgeMethod:
     model: ModelSpec | ChatModel | None = None
     prompt: str = DEFAULT_JUDGE_PROMPT
     when: JudgeWhen = "uncertain"
+    output: JudgeOutput = "text"
     cache: Path | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -64,6 +71,10 @@ class JudgeMethod:
         if self.when not in JUDGE_WHEN:
             raise InputError(
                 f"expected one of {', '.join(JUDGE_WHEN)}, got {self.when!r}", field="judge-when"
+            )
+        if self.output not in JUDGE_OUTPUTS:
+            raise InputError(
+                f"expected one of {', '.join(JUDGE_OUTPUTS)}, got {self.output!r}", field="judge-output"
             )
 
     @property
@@ -73,6 +84,9 @@ class JudgeMethod:
         return self.model.name
 
     def decoding_value(self) -> str:
+        """How the judge's label is produced: its decoding (``greedy-8``), or ``choice`` (labels scored)."""
+        if self.output == "choice":
+            return "choice"
         return self.model.signature_value() if isinstance(self.model, ModelSpec) else "none"
 
     def tag(self) -> str:
@@ -116,13 +130,14 @@ class JudgeMethod:
                 item_key(self.prompt, name, settings, s.id, r),
                 partial(item_conversation, self.prompt, s, r),
                 partial(parse_judge_label, qtype=s.type),
+                JUDGE_LABELS[s.type],
             )
             for s, r in zip(samples, replies, strict=True)
         ]
         cache = JudgeCache(self.cache, self._loader(quiet), quiet)
         return [
             (v.label, {"stage": "judge", "judge_score": v.label, "judge_raw": list(v.raw)})
-            for v in ask_closed(cache, questions)
+            for v in ask_closed(cache, questions, choice=self.output == "choice")
         ]
 
     def _loader(self, quiet: bool) -> Any:
