@@ -247,7 +247,7 @@ class FakeNLI:
 
 def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     from consistest.tasks.consistest.build import BuildConfig, build_dataset
-    from consistest.tasks.consistest.report import render
+    from consistest.tasks.consistest.report_text import render
     from consistest.tasks.consistest.score import ScoreConfig, run_score
 
     ds = build_dataset(BuildConfig(out=tmp_path / "demo", demo=True, quiet=True)).out

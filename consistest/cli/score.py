@@ -90,7 +90,7 @@ def score(
     generate them first into OUT/responses.jsonl (resumable; --device and --batch-size apply to the NLI
     model too).
     """
-    from consistest.tasks.consistest.report import render
+    from consistest.tasks.consistest.report_text import render
     from consistest.tasks.consistest.score import ScoreConfig, run_score
     from consistest.tasks.consistest.subsets import Subset
 

@@ -34,7 +34,8 @@ from consistest.tasks.consistest.methods import (
     signature_value,
 )
 from consistest.tasks.consistest.methods.judge import stage_counts
-from consistest.tasks.consistest.report import cut_warning, subset_warning, summarize
+from consistest.tasks.consistest.report import summarize
+from consistest.tasks.consistest.report_text import cut_warning, subset_warning
 from consistest.tasks.consistest.responses_file import check_coverage, is_csv, read_responses
 from consistest.tasks.consistest.subsets import Subset
 from consistest.tasks.consistest.trigger_config import config_parts, open_config
