@@ -50,3 +50,30 @@ def history_qas_json(shared_data: Path) -> Path:
 @pytest.fixture(scope="session")
 def snli_jsonl(shared_data: Path) -> Path:
     return _need(shared_data / "nli" / "snli_dev.jsonl")
+
+
+@pytest.fixture(scope="session")
+def demo_dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The embedded demo dataset, built once per session (read it, never write into it)."""
+    from tests.helpers import run_cli
+
+    out = tmp_path_factory.mktemp("demo") / "ds"
+    assert run_cli("build", "--demo", "--out", out, "-q").exit_code == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_chat_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A tiny chat model folder (chat template, trained tokenizer) built from a config, once per session."""
+    from tests.tiny_models import tiny_chat_model
+
+    return tiny_chat_model(tmp_path_factory.mktemp("tiny-chat") / "tiny-chat")
+
+
+@pytest.fixture(scope="session")
+def tiny_chat_server(tiny_chat_dir: Path):
+    """``transformers serve`` over the tiny chat model, started once per session by the tests that need it."""
+    from tests.serving import Server
+
+    with Server(tiny_chat_dir) as s:
+        yield s

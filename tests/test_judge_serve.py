@@ -9,37 +9,17 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import run_cli
 from tests.serving import Server, serve_available
-from tests.tiny_models import tiny_chat_model
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(not serve_available(), reason='needs pip install -e ".[serve]" (transformers serve)'),
 ]
-
-
-@pytest.fixture(scope="module")
-def chat_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tiny_chat_model(tmp_path_factory.mktemp("judge-serve") / "tiny-chat")
-
-
-@pytest.fixture(scope="module")
-def server(chat_dir: Path) -> Iterator[Server]:
-    with Server(chat_dir) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("judge-serve-demo") / "ds"
-    assert run_cli("build", "--demo", "--out", out, "-q").exit_code == 0
-    return out
 
 
 def _args(demo: Path, chat_dir: Path, api_base: str, out: Path) -> list[str]:
@@ -50,8 +30,9 @@ def _args(demo: Path, chat_dir: Path, api_base: str, out: Path) -> list[str]:
 
 
 def test_a_served_judge_scores_and_a_killed_run_resumes_identically(
-    server: Server, chat_dir: Path, demo: Path, tmp_path: Path
+    tiny_chat_server: Server, tiny_chat_dir: Path, demo_dataset: Path, tmp_path: Path
 ) -> None:
+    demo, chat_dir, server = demo_dataset, tiny_chat_dir, tiny_chat_server
     ref = run_cli(*_args(demo, chat_dir, server.api_base, tmp_path / "ref"))
     assert ref.exit_code == 0, ref.output
     assert f"method:judge-1[openai:{chat_dir}@consistest-v1,greedy-6,all]" in ref.stdout

@@ -8,14 +8,12 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.helpers import run_cli
 from tests.serving import Server, serve_available
-from tests.tiny_models import tiny_chat_model
 
 pytestmark = [
     pytest.mark.slow,
@@ -23,31 +21,14 @@ pytestmark = [
 ]
 
 
-@pytest.fixture(scope="module")
-def chat_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tiny_chat_model(tmp_path_factory.mktemp("serve") / "tiny-chat")
-
-
-@pytest.fixture(scope="module")
-def server(chat_dir: Path) -> Iterator[Server]:
-    with Server(chat_dir) as s:
-        yield s
-
-
-@pytest.fixture(scope="module")
-def demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("serve-demo") / "ds"
-    assert run_cli("build", "--demo", "--out", out, "-q").exit_code == 0
-    return out
-
-
 def _responses(run: Path) -> list[dict[str, str]]:
     return [json.loads(x) for x in (run / "responses.jsonl").read_text().splitlines()]
 
 
 def test_score_against_a_served_model_matches_the_hf_backend(
-    server: Server, chat_dir: Path, demo: Path, tmp_path: Path
+    tiny_chat_server: Server, tiny_chat_dir: Path, demo_dataset: Path, tmp_path: Path
 ) -> None:
+    demo, chat_dir, server = demo_dataset, tiny_chat_dir, tiny_chat_server
     common = (
         "--dataset",
         demo,
@@ -86,8 +67,9 @@ def _lines(path: Path) -> int:
 
 
 def test_server_killed_mid_run_then_restarted_resumes_to_the_same_file(
-    server: Server, chat_dir: Path, demo: Path, tmp_path: Path
+    tiny_chat_server: Server, tiny_chat_dir: Path, demo_dataset: Path, tmp_path: Path
 ) -> None:
+    demo, chat_dir, server = demo_dataset, tiny_chat_dir, tiny_chat_server
     reference = _generate(demo, chat_dir, server.api_base, tmp_path / "reference")
     assert reference.wait(timeout=300) == 0, reference.stderr.read() if reference.stderr else ""
     out = tmp_path / "killed"
