@@ -56,3 +56,14 @@ def test_a_backend_that_cannot_score_labels_is_refused(tmp_path: Path) -> None:
         method.judge(SAMPLES, REPLIES, None)
     with pytest.raises(InputError, match="expected one of text, choice"):
         JudgeMethod(model=Scripted({}), output="logits")  # type: ignore[arg-type]
+
+
+def test_the_cached_prompt_scores_as_the_whole_sequence_does(chat) -> None:
+    from consistest.models.label_scores import _padded, label_logprobs, reply_ids
+
+    conv = Conversation(
+        persona=("grade it",), turns=(Turn("user", "Reply: i am a teacher . Score (0 or 1):"),)
+    )
+    prompt = chat.encode(conv)
+    whole = _padded(chat, prompt, {x: reply_ids(chat, conv, prompt, x) for x in ("0", "1", "0.5")})
+    assert label_logprobs(chat, [conv], [("0", "1", "0.5")])[0] == pytest.approx(whole, abs=1e-4)

@@ -21,25 +21,50 @@ def label_logprobs(
     model: Any, convs: Sequence[Conversation], labels: Sequence[Sequence[str]]
 ) -> list[dict[str, float]]:
     """For each conversation, each of its labels' log-probability as the reply (``model``: an
-    :class:`~consistest.models.hf_chat.HFChatModel`, decoder-only)."""
+    :class:`~consistest.models.hf_chat.HFChatModel`, decoder-only). The prompt runs once; each label
+    continues from its cached keys and values, which are cut back to the prompt after it."""
     import torch
 
     out = []
     for conv, options in zip(convs, labels, strict=True):
         prompt = model.encode(conv)
-        rows = [prompt + reply_ids(model, conv, prompt, label) for label in options]
-        width = max(len(r) for r in rows)
-        ids = torch.tensor([r + [model.pad_id] * (width - len(r)) for r in rows], device=model.device)
-        mask = torch.tensor([[1] * len(r) + [0] * (width - len(r)) for r in rows], device=model.device)
+        replies = {label: reply_ids(model, conv, prompt, label) for label in options}
         with torch.inference_mode():
-            logits = model.model(input_ids=ids, attention_mask=mask).logits.float()
-        logp = torch.log_softmax(logits[:, :-1], dim=-1)
-        scores = {}
-        for k, (label, row) in enumerate(zip(options, rows, strict=True)):
-            pos = range(len(prompt) - 1, len(row) - 1)  # the logits at p predict token p + 1
-            scores[label] = float(sum(logp[k, p, row[p + 1]] for p in pos))
+            first = model.model(input_ids=torch.tensor([prompt], device=model.device), use_cache=True)
+            cache = first.past_key_values
+            if not hasattr(cache, "crop"):  # caches that cannot be cut back: every label from the start
+                out.append(_padded(model, prompt, replies))
+                continue
+            start = torch.log_softmax(first.logits[0, -1].float(), dim=-1)
+            scores = {}
+            for label, ids in replies.items():
+                lp = float(start[ids[0]])
+                if len(ids) > 1:
+                    step = model.model(input_ids=torch.tensor([ids[:-1]], device=model.device),
+                                       past_key_values=cache, use_cache=True)  # fmt: skip
+                    logp = torch.log_softmax(step.logits[0].float(), dim=-1)
+                    lp += float(sum(logp[i, ids[i + 1]] for i in range(len(ids) - 1)))
+                    cache.crop(-(len(ids) - 1))  # negative: tokens to drop (old and new transformers)
+                scores[label] = lp
         out.append(scores)
     return out
+
+
+def _padded(model: Any, prompt: list[int], replies: dict[str, list[int]]) -> dict[str, float]:
+    """Each label's log-probability from one right-padded batch of prompt + label."""
+    import torch
+
+    rows = [prompt + ids for ids in replies.values()]
+    width = max(len(r) for r in rows)
+    ids = torch.tensor([r + [model.pad_id] * (width - len(r)) for r in rows], device=model.device)
+    mask = torch.tensor([[1] * len(r) + [0] * (width - len(r)) for r in rows], device=model.device)
+    with torch.inference_mode():
+        logits = model.model(input_ids=ids, attention_mask=mask).logits.float()
+    logp = torch.log_softmax(logits[:, :-1], dim=-1)
+    return {
+        label: float(sum(logp[k, p, row[p + 1]] for p in range(len(prompt) - 1, len(row) - 1)))
+        for k, (label, row) in enumerate(zip(replies, rows, strict=True))
+    }
 
 
 def reply_ids(model: Any, conv: Conversation, prompt: list[int], label: str) -> list[int]:
