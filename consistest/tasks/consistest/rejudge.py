@@ -113,8 +113,8 @@ def run_rejudge(cfg: RejudgeConfig) -> dict[str, Any]:
             "figures": column_figures(samples, scores, cfg),
             "disagreement": disagreement(samples, scores, cfg),
             "stages": stages,
-            "probes": probe_figures(
-                samples, nli, methods, n=cfg.probes, seed=cfg.seed, n_boot=cfg.n_boot, quiet=cfg.quiet
+            "probes": probe_figures(  # drawn from the whole dataset: a subset run has few shared questions
+                ds.samples, nli, methods, n=cfg.probes, seed=cfg.seed, n_boot=cfg.n_boot, quiet=cfg.quiet
             ),
             "signatures": signatures,
         }
