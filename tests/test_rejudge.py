@@ -83,8 +83,9 @@ def test_disagreement_counts_items_scored_differently_and_the_paired_difference(
     strict = rep["figures"]["strict@consistest-v1"]["overall"]["mean"]
     assert vs["differ"] == round(rep["n"] * (1 - strict))  # exactly the items strict scored 0
     assert vs["difference"]["delta"] == pytest.approx(1 - strict)
-    text = render(rep)
+    text = render(json.loads(json.dumps(rep, sort_keys=True)))  # as read back from rejudge.json
     assert "J1: strict@consistest-v1" in text and "J2: lenient@consistest-v1" in text
+    assert text.index("J1 decided by") < text.index("J2 decided by")  # the report's order, not the file's
     assert (
         text.splitlines()[-1] == rep["signature"]
         and "judges:judge-1[strict@consistest-v1" in rep["signature"]

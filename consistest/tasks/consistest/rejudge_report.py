@@ -25,17 +25,22 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
         fmt,
     )
     lines += ["", *stage_lines(report), *probe_lines(report, fmt), "", "Signatures:"]
-    lines += [f"  {short(report, col)}: {sig}" if fmt != "markdown" else f"- {short(report, col)}: `{sig}`"
-              for col, sig in report["signatures"].items()]  # fmt: skip
+    for col in report["columns"]:
+        name, sig = short(report, col), report["signatures"][col]
+        lines.append(f"  {name}: {sig}" if fmt != "markdown" else f"- {name}: `{sig}`")
     sig = report["signature"]
     return "\n".join([*lines, "", f"`{sig}`" if fmt == "markdown" else sig])
 
 
+def judged(report: Mapping[str, Any]) -> list[str]:
+    """The judged columns, in the report's order."""
+    return [c for c in report["columns"] if c != "run"]
+
+
 def names(report: Mapping[str, Any]) -> dict[str, str]:
     """Short column names for the tables: ``run``, then J1, J2... for the judged columns."""
-    judged = [c for c in report["columns"] if c != "run"]
     return {"run": f"the run's stored scores ({report['run_method']})"} | {
-        f"J{k}": c for k, c in enumerate(judged, 1)
+        f"J{k}": c for k, c in enumerate(judged(report), 1)
     }
 
 
@@ -72,7 +77,7 @@ def _disagreement_row(report: Mapping[str, Any], d: Mapping[str, Any]) -> list[s
 
 
 def stage_lines(report: Mapping[str, Any]) -> list[str]:
-    return [f"{short(report, col)} {stages_line(c)}" for col, c in report["stages"].items()]
+    return [f"{short(report, col)} {stages_line(report['stages'][col])}" for col in judged(report)]
 
 
 def probe_lines(report: Mapping[str, Any], fmt: str) -> list[str]:
@@ -80,15 +85,21 @@ def probe_lines(report: Mapping[str, Any], fmt: str) -> list[str]:
     if not probes:
         return []
     rows = []
-    for col, p in probes["columns"].items():
+    for col in ["paper", *judged(report)]:  # the report's column order (JSON files keep keys sorted)
+        p = probes["columns"][col]
         ci = p["ci"]
         rate = "-" if p["pass_rate"] is None else pct(p["pass_rate"])
         rows.append(
             [
-                col,
-                f"{p['passed']:,} of {p['decided']:,}",
+                "paper rules" if col == "paper" else short(report, col),
+                f"{p['passed']:,}",
+                f"{p['decided']:,} of {probes['n']:,}",
                 rate + (f" [{pct(ci[0])}, {pct(ci[1])}]" if ci else ""),
             ]
         )
     head = f"Wrong but on-topic replies passed (score > 0; {probes['n']:,} probes, another persona's answer):"
-    return ["", head, *format_table(["scorer", "passed", "pass rate % [95% CI]"], rows, fmt)]
+    return [
+        "",
+        head,
+        *format_table(["scorer", "passed", "decided", "pass rate % of decided [95% CI]"], rows, fmt),
+    ]
