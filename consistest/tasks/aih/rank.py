@@ -192,7 +192,8 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
         out |= {"label": f"model: {record['tag']}", "retried": record["retried"],
                 "agreement": judge_agreement(run.inquiries, cfg.tau)}  # fmt: skip
     if decided == 0:
-        why = "the model judge left every inquiry undecided" if judge == "model" else "no NLI model: converse --nli"
+        why = "no NLI model: converse --nli"
+        why = "the model judge left every inquiry undecided" if judge == "model" else why
         out["note"] = f"no inquiry could be judged ({why})"
         return out
     convs = sum(len(c) for c, _ in cs.values())

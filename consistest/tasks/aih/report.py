@@ -57,7 +57,8 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
 def _model_judge(j: Mapping[str, Any]) -> list[str]:
     """The model judge's undecided inquiries (left out of every rate) and its agreement with the others."""
     agree = ", ".join(
-        f"{k} {pct(a['agree'])}% (kappa {_f(a['kappa'])}, n={a['n']})" for k, a in j["agreement"].items()
+        f"{k} {pct(a['agree'])}% (kappa {_f(a['kappa'])}, n={a['n']})" if a["n"] else f"{k}: none"
+        for k, a in j["agreement"].items()
     )
     return [
         f"undecided: {j['undecided']} inquiries without a label after a retry (retried {j['retried']}), "
