@@ -1,4 +1,8 @@
-"""``consistest converse`` (bot-bot conversations with inquiries) and ``consistest rank`` (AIH ranking)."""
+"""``consistest converse`` (bot-bot conversations with inquiries), ``consistest judge-run`` (a model judge
+added to a finished run) and ``consistest rank`` (AIH ranking).
+
+The model judge's spec is ``--judge-model SPEC`` here, not ``--judge SPEC`` as for ``score``: ``rank --judge``
+already names which stored judges to rank (paper, hybrid, model, both, all)."""
 
 from __future__ import annotations
 
@@ -11,9 +15,23 @@ import click
 from consistest.cli.deprecation import AliasedChoice, deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
 from consistest.cli.options import format_option, n_boot_option, nli_options, some_model_options
+from consistest.tasks.aih.model_judge import AIH_PROMPTS, DEFAULT_AIH_PROMPT
 
 # The backend options every bot gets unless its spec says otherwise (NAME=SPEC,key=value).
 BACKEND_KEYS = ("device", "dtype", "batch_size", "chat_template", "system_prompt", "concurrency", "api_base")
+# rank --judge: the stored judges each choice ranks.
+RANK_JUDGES: dict[str, tuple[str, ...]] = {
+    "both": ("paper", "hybrid"),
+    "paper": ("paper",),
+    "hybrid": ("hybrid",),
+    "model": ("model",),
+    "all": ("paper", "hybrid", "model"),
+}
+JUDGE_MODEL_HELP = (
+    "A chat model judge beside the NLI judges: it labels each answer consistent or contradiction "
+    "(any chat model spec with its own keys: a HF chat model folder, openai:NAME,api_base=URL,concurrency=8; "
+    "greedy, max_new_tokens=8 unless the spec says otherwise). Its calls are cached in RUNDIR/judge.jsonl."
+)
 BOT_HELP = (
     "A bot: NAME=SPEC[,key=value...], SPEC as for --model (hf:DIR, openai:NAME, baseline:persona-bot:P); "
     "keys: max_new_tokens, do_sample, temperature, top_p, num_beams, seed, persona=false, and backend "
@@ -71,13 +89,22 @@ BOT_HELP = (
 @click.option(
     "--tau", type=float, default=0.15, show_default=True, help="Paper judge: P(contradiction) > tau."
 )
+@click.option("--judge-model", default=None, metavar="SPEC", help=JUDGE_MODEL_HELP)
+@click.option(
+    "--judge-prompt",
+    type=click.Choice(AIH_PROMPTS),
+    default=DEFAULT_AIH_PROMPT,
+    show_default=True,
+    help="Model judge prompt version (a file in the package; named in the signature).",
+)
 @click.option("--overwrite", is_flag=True, help="Discard an existing run in --out.")
 @quiet_option
 @handle_errors
 def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> None:
     """Let bots talk in pairs, ask each evaluated bot about what it just said, judge its answers.
 
-    Writes OUT/conversations.jsonl and OUT/inquiries.jsonl; rerun the same command to resume."""
+    Writes OUT/conversations.jsonl and OUT/inquiries.jsonl; rerun the same command to resume (with
+    --judge-model added, a finished run is judged by the model without generating again)."""
     from consistest.models.decoding import Decoding
     from consistest.tasks.aih.config import ConverseConfig, bots_from_options
     from consistest.tasks.aih.converse import INQUIRIES_FILE, run_converse
@@ -99,11 +126,45 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
     kw["inquiry_delays"] = _delays(kw.pop("inquiry_delay"))
     if not any(b.persona for b in bots) and kw["opener"] == "hello":
         kw["dialogues"] = None  # nothing is drawn from it
+    kw["model_judge"] = _model_judge(kw.pop("judge_model"), kw.pop("judge_prompt"))
     cfg = ConverseConfig(bots=bots, device=options["device"], batch_size=options["batch_size"], **kw)
     out = run_converse(cfg)
     n = sum(1 for _ in (out / INQUIRIES_FILE).open(encoding="utf-8"))
     click.echo(f"{out}: {len(cfg.pairs()) * cfg.conversations} conversations, {n} inquiries; "
                f"rank them with: consistest rank {out}")  # fmt: skip
+
+
+def _model_judge(spec: str | None, prompt: str) -> Any:
+    """The model judge of --judge-model/--judge-prompt (None without --judge-model)."""
+    if spec is None:
+        return None
+    from consistest.models.judging import judge_spec
+    from consistest.tasks.aih.model_judge import ModelJudge
+
+    return ModelJudge(judge_spec(spec, field="judge-model"), prompt)
+
+
+@click.command("judge-run")
+@click.argument("rundir", type=click.Path(path_type=Path))
+@click.option("--judge-model", required=True, metavar="SPEC", help=JUDGE_MODEL_HELP)
+@click.option(
+    "--judge-prompt",
+    type=click.Choice(AIH_PROMPTS),
+    default=DEFAULT_AIH_PROMPT,
+    show_default=True,
+    help="Model judge prompt version (a file in the package; named in the signature).",
+)
+@quiet_option
+@handle_errors
+def judge_run(rundir: Path, judge_model: str, judge_prompt: str, quiet: bool) -> None:
+    """Add a model judge's verdicts to a finished converse run (nothing is generated again).
+
+    Rerun to resume a killed judge-run; then rank with: consistest rank RUNDIR --judge model."""
+    from consistest.tasks.aih.judge_run import judge_run as run
+    from consistest.tasks.aih.model_judge import counts_line
+
+    record = run(rundir, _model_judge(judge_model, judge_prompt), quiet=quiet)
+    click.echo(f"{rundir}: {counts_line(record)}; rank with: consistest rank {rundir} --judge model")
 
 
 def _delays(text: str) -> tuple[int, ...]:
@@ -123,10 +184,12 @@ def _names(text: str | None, sep: str) -> tuple[str, ...]:
 @click.argument("rundir", type=click.Path(path_type=Path))
 @click.option(
     "--judge",
-    type=AliasedChoice(["both", "paper", "hybrid"], {"ours": "hybrid"}, "--judge"),
+    type=AliasedChoice(list(RANK_JUDGES), {"ours": "hybrid"}, "--judge"),
     default="both",
     show_default=True,
-    help="paper: NLI on (utterance, answer); hybrid: the ConsisTest hybrid with the entity as the truth.",
+    help="paper: NLI on (utterance, answer); hybrid: the ConsisTest hybrid with the entity as the truth; "
+    "model: the run's chat model judge (converse/judge-run --judge-model); both: paper and hybrid; all: "
+    "paper, hybrid and model.",
 )
 @click.option(
     "--tau", type=float, default=0.15, show_default=True, help="Paper judge: P(contradiction) > tau."
@@ -184,7 +247,7 @@ def rank(rundir: Path, judge: str, reference: str | None, subsample: str, taus: 
         tau_grid = tuple(float(x) for x in _names(taus, ","))
     except ValueError:
         raise InputError("expected comma-separated numbers", field="subsample/taus") from None
-    judges = ("paper", "hybrid") if judge == "both" else (judge,)
+    judges = RANK_JUDGES[judge]
     cfg = RankConfig(run=rundir, judges=judges, reference=_names(reference, ">"), grid=grid, taus=tau_grid,
                      **kw)  # fmt: skip
     outputs = RankOutputs(out=out or rundir / "rank", plots=not no_plots, export_for_judges=export_for_judges,

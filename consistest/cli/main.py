@@ -88,6 +88,7 @@ COMMANDS: dict[str, str] = {
     "detector-pairs": "consistest.cli.cdconv:detector_pairs",
     "eval-nli": "consistest.cli.nli:eval_nli",
     "generate": "consistest.cli.generate:generate",
+    "judge-run": "consistest.cli.aih:judge_run",
     "models": "consistest.cli.models:models",
     "nli-pairs": "consistest.cli.nli:nli_pairs",
     "rank": "consistest.cli.aih:rank",

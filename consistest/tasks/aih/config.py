@@ -15,6 +15,7 @@ from consistest.models.decoding import Decoding
 from consistest.models.nli import DEFAULT_NLI
 from consistest.models.questions import DEFAULT_ANSWER_AWARE_QG
 from consistest.models.registry import ModelSpec, parse_model_spec
+from consistest.tasks.aih.model_judge import ModelJudge
 
 InquirerKind = Literal["rules", "neural", "statements"]
 OpenerKind = Literal["hello", "dialogues"]
@@ -146,6 +147,7 @@ class ConverseConfig:
     nli: str = DEFAULT_NLI
     nli_labels: str | None = None
     tau: float = DEFAULT_TAU
+    model_judge: ModelJudge | None = None  # a chat model judge beside the NLI judges (--judge-model)
     device: str = "cpu"  # of the NLI and QG models
     batch_size: int = 32
     overwrite: bool = False

@@ -9,20 +9,23 @@ When every conversation is done, the inquiries are judged and the run is written
 
 - ``aih.json``: settings, the signature and its parts, counts, ``complete``;
 - ``conversations.jsonl``: one conversation per line (personas, opener, utterances by speaker);
-- ``inquiries.jsonl``: one inquiry per line (utterance, entity, question, answer, both verdicts).
+- ``inquiries.jsonl``: one inquiry per line (utterance, entity, question, answer, the judges' verdicts);
+- ``judge.jsonl``: with ``--judge-model``, the model judge's raw replies by call key (a rerun asks only
+  what is missing; rerunning a finished run with ``--judge-model`` judges it without generating again).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
-from consistest.core.rundir import AppendLog, read_log, run_lock
+from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, run_lock
 from consistest.core.signature import make_signature
 from consistest.data.dialogues import read_dialogues
 from consistest.metrics.rules import RULES_VERSION
@@ -32,6 +35,7 @@ from consistest.tasks.aih import AIH_VERSION
 from consistest.tasks.aih.config import ConverseConfig
 from consistest.tasks.aih.inquirer import Inquirer
 from consistest.tasks.aih.judges import judge_inquiries
+from consistest.tasks.aih.model_judge import add_model_verdicts, counts_line
 from consistest.tasks.aih.plan import (
     Plan,
     inquiry_id,
@@ -47,7 +51,7 @@ RUN_FILE = "aih.json"
 EVENTS_FILE = "events.jsonl"
 CONVERSATIONS_FILE = "conversations.jsonl"
 INQUIRIES_FILE = "inquiries.jsonl"
-OUR_FILES = (RUN_FILE, EVENTS_FILE, CONVERSATIONS_FILE, INQUIRIES_FILE)
+OUR_FILES = (RUN_FILE, EVENTS_FILE, CONVERSATIONS_FILE, INQUIRIES_FILE, JUDGE_FILE)
 
 
 @dataclass(frozen=True)
@@ -126,19 +130,23 @@ def run_converse(cfg: ConverseConfig, nli: Any = None) -> Path:
         state = RunState(run.plans, cfg.turns, cfg.inquiry_delays)
         events_path = out / EVENTS_FILE
         state.restore(read_log(events_path, state.known_ids()), str(events_path))
-        info = lambda complete: _info(run, cfg, nli_signature(judge_nli), complete)  # noqa: E731
+        info = partial(_info, run, cfg, nli_signature(judge_nli))
         if not state.complete:
             _generate(cfg, run, state, events_path, lambda: atomic_write_json(out / RUN_FILE, info(False)))
-        _write_results(out, run, state, judge_nli, cfg.tau, cfg.quiet)
-        atomic_write_json(out / RUN_FILE, info(True))
+        _write_results(out, run, state, judge_nli, cfg, info)
     return out
 
 
-def _info(run: Setup, cfg: ConverseConfig, nli: str, complete: bool) -> dict[str, Any]:
+def _info(
+    run: Setup, cfg: ConverseConfig, nli: str, complete: bool, model: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """aih.json: settings, the NLI judges and the signature (of the run: generation and the NLI judges),
+    the model judge's record (its tag is added to the signature of what ``rank`` figures with it)."""
     parts = [*run.parts, ("nli", nli), ("rules", RULES_VERSION), ("tau", cfg.tau)]
     return {"settings": run.settings, "judge": {"nli": nli, "rules": RULES_VERSION, "tau": cfg.tau},
             "signature": make_signature(parts), "signature_parts": [[k, v] for k, v in parts],
-            "conversations": len(run.plans), "complete": complete}  # fmt: skip
+            "conversations": len(run.plans), "complete": complete,
+            **({"model_judge": model} if model else {})}  # fmt: skip
 
 
 def _check_resume(out: Path, settings: dict[str, Any], overwrite: bool) -> None:
@@ -209,8 +217,33 @@ def _ask(inquirer: Inquirer, state: RunState, said: list[tuple[str, str]]) -> li
 
 
 def _write_results(
-    out: Path, run: Setup, state: RunState, nli: ProbabilisticNLI | None, tau: float, quiet: bool
+    out: Path,
+    run: Setup,
+    state: RunState,
+    nli: ProbabilisticNLI | None,
+    cfg: ConverseConfig,
+    info: Callable[..., dict[str, Any]],
 ) -> None:
+    """Judge the inquiries (NLI judges, then the model judge) and write the run's files; aih.json says
+    ``complete: false`` while they are replaced, so a kill in between leaves no mixed run to rank."""
+    conversations, inquiries = _results(run, state)
+    log.info(f"aih: judging {len(inquiries)} inquiries", quiet=cfg.quiet)
+    judged = judge_inquiries(inquiries, nli, cfg.tau)
+    model = None
+    if cfg.model_judge is not None:
+        judged, model = add_model_verdicts(judged, cfg.model_judge, out / JUDGE_FILE, cfg.quiet)
+        log.info(f"aih: {counts_line(model)}", quiet=cfg.quiet)
+    elif (out / RUN_FILE).exists() and "model_judge" in (read_json(out / RUN_FILE) or {}):
+        log.warning("aih: the stored model judge's verdicts are not kept; pass --judge-model SPEC again to "
+                    "keep them (its replies are cached in judge.jsonl)")  # fmt: skip
+    atomic_write_json(out / RUN_FILE, info(False, model))
+    atomic_write_jsonl(out / CONVERSATIONS_FILE, conversations)
+    atomic_write_jsonl(out / INQUIRIES_FILE, judged)
+    atomic_write_json(out / RUN_FILE, info(True, model))
+
+
+def _results(run: Setup, state: RunState) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The conversations and the inquiries asked in them (not yet judged), in plan order."""
     conversations, inquiries = [], []
     for p in run.plans:
         said = state.utterances[p.id]
@@ -225,6 +258,4 @@ def _write_results(
                 if rec.get("question") is not None:
                     inquiries.append({**rec, "conversation": p.id, "partner": p.partner, "bot": p.evaluated,
                                       "turn": n, "utterance": said[n]})  # fmt: skip
-    log.info(f"aih: judging {len(inquiries)} inquiries", quiet=quiet)
-    atomic_write_jsonl(out / CONVERSATIONS_FILE, conversations)
-    atomic_write_jsonl(out / INQUIRIES_FILE, judge_inquiries(inquiries, nli, tau))
+    return conversations, inquiries

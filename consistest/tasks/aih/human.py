@@ -20,7 +20,7 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_text, read_text
 from consistest.core.records import content_hash
 from consistest.metrics.classification import classification_metrics
-from consistest.tasks.aih.judges import contradiction
+from consistest.tasks.aih.judges import MODEL_KEY, contradiction
 
 COLUMNS = ("id", "utterance", "question", "answer", "label")
 CONTRADICTION = frozenset({"contradiction", "contradict", "contradicts", "c", "1", "yes", "true"})
@@ -77,20 +77,26 @@ def read_labels(path: Path, inquiries: Sequence[Mapping[str, Any]]) -> dict[str,
 def agreement(
     inquiries: Sequence[Mapping[str, Any]], labels: Mapping[str, int], taus: Sequence[float], tau: float
 ) -> dict[str, Any]:
-    """Judge-vs-human F1 and Pearson per tau (paper judge) and for our judge, and rates by bot."""
+    """Judge-vs-human F1 and Pearson per tau (paper judge), for the hybrid judge and the model judge (when
+    the run has one), and rates by bot."""
     labelled = [q for q in inquiries if q["id"] in labels]
+    model = any(MODEL_KEY in q for q in labelled)
     rows = []
     for t in taus:
         rows.append(_agree(f"paper tau={t:g}", labelled, labels, lambda q, t=t: contradiction(q, "paper", t)))
     rows.append(
         _agree("hybrid (score < 0.5)", labelled, labels, lambda q: contradiction(q, "hybrid", tau), 0.5)
     )
+    if model:
+        rows.append(_agree("model", labelled, labels, lambda q: contradiction(q, "model", tau)))
     by_bot: dict[str, dict[str, Any]] = {}
     for bot in sorted({q["bot"] for q in labelled}):
         mine = [q for q in labelled if q["bot"] == bot]
         by_bot[bot] = {"labelled": len(mine), "human": _mean([labels[q["id"]] for q in mine]),
                        f"paper tau={tau:g}": _mean([contradiction(q, "paper", tau) for q in mine]),
                        "hybrid": _mean([contradiction(q, "hybrid", tau) for q in mine])}  # fmt: skip
+        if model:
+            by_bot[bot]["model"] = _mean([contradiction(q, "model", tau) for q in mine])
     return {"labelled": len(labelled), "human_rate": _mean([labels[q["id"]] for q in labelled]),
             "agreement": rows, "by_bot": by_bot}  # fmt: skip
 

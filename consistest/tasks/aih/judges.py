@@ -1,4 +1,4 @@
-"""Two judges of an inquiry's answer, both stored per inquiry.
+"""The judges of an inquiry's answer, each stored per inquiry.
 
 - ``paper`` (AIH): NLI on premise = the utterance asked about, hypothesis = the answer; a contradiction
   when P(contradiction) > tau (0.15 in the paper). The probabilities are stored, so ``rank --tau`` can
@@ -10,6 +10,9 @@
   yes/no questions by the yes/no rules; open WH questions ("what do you love?", template
   ``st.wh.open``), whose truth is one of possibly several true answers, count an answer without the
   truth as consistent unless the guard calls it a contradiction (undecided without NLI).
+- ``model`` (optional, ``--judge-model SPEC``): a chat model labels the answer ``consistent`` or
+  ``contradiction`` (:mod:`consistest.tasks.aih.model_judge`); stored as ``model`` (1.0, 0.0 or None for
+  undecided).
 
 The hybrid judge's verdicts are stored in ``inquiries.jsonl`` under its first name (``ours_score``,
 ``ours_outcome``...), and its bootstrap and stability draws are seeded by that name too (``STORED_KEY``):
@@ -25,15 +28,18 @@ from consistest.metrics.rules import final_score, judge
 from consistest.models.base import ProbabilisticNLI
 from consistest.text.questions.statements import OPEN_TEMPLATE
 
-JudgeName = Literal["paper", "hybrid"]
+JudgeName = Literal["paper", "hybrid", "model"]
 JUDGES: tuple[JudgeName, ...] = get_args(JudgeName)
+NLI_JUDGES: tuple[JudgeName, ...] = ("paper", "hybrid")  # stored by every run (``rank --judge both``)
 JUDGE_LABELS: dict[JudgeName, str] = {
     "paper": "paper: NLI P(contradiction) > tau on (utterance, answer)",
     "hybrid": "hybrid: ConsisTest hybrid, entity = truth (keyword recall + NLI guard)",
+    "model": "model: a chat model labels the answer consistent or contradiction",
 }
+MODEL_KEY = "model"  # the model judge's verdict in a stored inquiry
 RENAMED: dict[str, JudgeName] = {"ours": "hybrid"}  # old judge names, accepted one release
 # The key of each judge in stored inquiries and in the seeds of its random draws (kept across the rename).
-STORED_KEY: dict[JudgeName, str] = {"paper": "paper", "hybrid": "ours"}
+STORED_KEY: dict[JudgeName, str] = {"paper": "paper", "hybrid": "ours", "model": MODEL_KEY}
 
 
 def judge_inquiries(
@@ -78,7 +84,9 @@ def _open_score(v: Any, guard: str | None) -> float | None:
 
 def contradiction(inquiry: Mapping[str, Any], name: JudgeName, tau: float) -> float | None:
     """1 for a contradiction, 0 for a consistent answer (hybrid: 1 - score, so partial recall counts in
-    part); None when the judge could not decide (no NLI)."""
+    part); None when the judge could not decide (no NLI; the model judge: no label after its retry)."""
+    if name == "model":
+        return inquiry.get(MODEL_KEY)
     if name == "paper":
         nli = inquiry.get("nli")
         return None if not nli else float(nli["contradiction"] > tau)

@@ -19,11 +19,13 @@ from consistest.tasks.aih.converse import CONVERSATIONS_FILE, INQUIRIES_FILE, RU
 from consistest.tasks.aih.judges import (
     JUDGE_LABELS,
     JUDGES,
+    NLI_JUDGES,
     RENAMED,
     STORED_KEY,
     JudgeName,
     contradiction,
 )
+from consistest.tasks.aih.model_judge import judge_agreement
 
 DEFAULT_GRID = (1, 2, 5, 10, 20, 50, 100, 200)
 REPETITIONS = 1000
@@ -34,7 +36,7 @@ class RankConfig:
     """How a run is ranked; every setting here that changes a number is in the report's signature."""
 
     run: Path
-    judges: tuple[JudgeName, ...] = JUDGES
+    judges: tuple[JudgeName, ...] = NLI_JUDGES  # and "model" for a run with a model judge
     tau: float = DEFAULT_TAU
     reference: tuple[str, ...] = ()  # best (lowest rate) first; empty = the full-data ranking
     grid: tuple[int, ...] = DEFAULT_GRID
@@ -138,11 +140,21 @@ def cells(
 
 
 def signature(run: Run, cfg: RankConfig) -> str:
-    """The run's signature parts with this ranking's tau, judges and seeds."""
+    """The run's signature parts with this ranking's tau, judges (the model judge's tag when it ranks)
+    and seeds."""
     parts = [(k, v) for k, v in run.info["signature_parts"] if k != "tau"]
-    own = [("judges", list(cfg.judges)), ("tau", cfg.tau), ("boot", f"{cfg.n_boot}-s{cfg.seed}"),
-           ("stab", f"{cfg.repetitions}-s{cfg.seed}")]  # fmt: skip
+    model = model_judge(run)["tag"] if "model" in cfg.judges else None
+    own = [("judges", list(cfg.judges)), ("model_judge", model), ("tau", cfg.tau),
+           ("boot", f"{cfg.n_boot}-s{cfg.seed}"), ("stab", f"{cfg.repetitions}-s{cfg.seed}")]  # fmt: skip
     return make_signature([*parts, *own])
+
+
+def model_judge(run: Run) -> dict[str, Any]:
+    """The run's model judge record (aih.json ``model_judge``); refused when the run has none."""
+    if not isinstance(run.info.get("model_judge"), dict):
+        raise InputError(f"the run has no model judge's verdicts; add them with: consistest judge-run "
+                         f"{run.path} --judge-model SPEC", path=str(run.path), field="judge")  # fmt: skip
+    return run.info["model_judge"]
 
 
 def rank(cfg: RankConfig, run: Run | None = None) -> dict[str, Any]:
@@ -175,8 +187,14 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
     decided = int(sum(n.sum() for _, n in cs.values()))
     out: dict[str, Any] = {"label": JUDGE_LABELS[judge], "inquiries": decided,
                            "undecided": len(run.inquiries) - decided}  # fmt: skip
+    if judge == "model":
+        record = model_judge(run)
+        out |= {"label": f"model: {record['tag']}", "retried": record["retried"],
+                "agreement": judge_agreement(run.inquiries, cfg.tau)}  # fmt: skip
     if decided == 0:
-        out["note"] = "no inquiry could be judged (paper judge without an NLI model: converse --nli)"
+        why = "no NLI model: converse --nli"
+        why = "the model judge left every inquiry undecided" if judge == "model" else why
+        out["note"] = f"no inquiry could be judged ({why})"
         return out
     convs = sum(len(c) for c, _ in cs.values())
     contradictions = sum(float(c.sum()) for c, _ in cs.values())

@@ -29,6 +29,8 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
     for j in report["judges"].values():
         title = f"judge {j['label']} ({j['inquiries']} judged, {j['undecided']} not)"
         lines += ["", f"## {title}" if md else title]
+        if "agreement" in j:
+            lines += _model_judge(j)
         if "note" in j:
             lines.append(j["note"])
             continue
@@ -50,6 +52,19 @@ def render(report: Mapping[str, Any], fmt: str = "table") -> str:
         lines += ["", *_human(report["human"], fmt)]
     lines += ["", f"`{report['signature']}`" if md else report["signature"]]
     return "\n".join(lines)
+
+
+def _model_judge(j: Mapping[str, Any]) -> list[str]:
+    """The model judge's undecided inquiries (left out of every rate) and its agreement with the others."""
+    agree = ", ".join(
+        f"{k} {pct(a['agree'])}% (kappa {_f(a['kappa'])}, n={a['n']})" if a["n"] else f"{k}: none"
+        for k, a in j["agreement"].items()
+    )
+    return [
+        f"undecided: {j['undecided']} inquiries without a label after a retry (retried {j['retried']}), "
+        "left out of every rate",
+        f"agreement on the inquiries both judges decided: {agree}",
+    ]
 
 
 def _matrix(bots: list[str], j: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
