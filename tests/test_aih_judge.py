@@ -304,3 +304,15 @@ def test_human_agreement_has_a_model_row_when_the_run_has_a_model_judge() -> Non
     row = next(a for a in out["agreement"] if a["judge"] == "model")
     assert row["n"] == 3 and row["f1"] == pytest.approx(2 / 3)  # tp 1, fp 1, fn 0
     assert out["by_bot"]["b"]["model"] == pytest.approx(2 / 3)
+
+
+def test_a_choice_judge_decides_every_inquiry_from_its_label_scores(tiny_chat_dir: Path) -> None:
+    from consistest.models.judging import judge_spec
+
+    judge = ModelJudge(judge_spec(str(tiny_chat_dir), field="judge-model"), output="choice")
+    answers = [INQUIRY, {**INQUIRY, "id": "x", "answer": "i have 2 dogs ."}]
+    judged, record = add_model_verdicts(answers, judge, None)
+    assert [q["model"] in (0.0, 1.0) for q in judged] == [True, True] and record["undecided"] == 0
+    scores = json.loads(judged[0]["model_raw"][0])
+    assert set(scores["logprobs"]) == {"consistent", "contradiction"}
+    assert judge.tag().endswith("@aih-v1,choice]")

@@ -14,7 +14,13 @@ import click
 
 from consistest.cli.deprecation import AliasedChoice, deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import format_option, n_boot_option, nli_options, some_model_options
+from consistest.cli.options import (
+    format_option,
+    judge_output_option,
+    n_boot_option,
+    nli_options,
+    some_model_options,
+)
 from consistest.tasks.aih.model_judge import AIH_PROMPTS, DEFAULT_AIH_PROMPT
 
 # The backend options every bot gets unless its spec says otherwise (NAME=SPEC,key=value).
@@ -97,6 +103,7 @@ BOT_HELP = (
     show_default=True,
     help="Model judge prompt version (a file in the package; named in the signature).",
 )
+@click.option(*judge_output_option[0], **judge_output_option[1])
 @click.option("--overwrite", is_flag=True, help="Discard an existing run in --out.")
 @quiet_option
 @handle_errors
@@ -126,7 +133,7 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
     kw["inquiry_delays"] = _delays(kw.pop("inquiry_delay"))
     if not any(b.persona for b in bots) and kw["opener"] == "hello":
         kw["dialogues"] = None  # nothing is drawn from it
-    kw["model_judge"] = _model_judge(kw.pop("judge_model"), kw.pop("judge_prompt"))
+    kw["model_judge"] = _model_judge(kw.pop("judge_model"), kw.pop("judge_prompt"), kw.pop("judge_output"))
     cfg = ConverseConfig(bots=bots, device=options["device"], batch_size=options["batch_size"], **kw)
     out = run_converse(cfg)
     n = sum(1 for _ in (out / INQUIRIES_FILE).open(encoding="utf-8"))
@@ -134,14 +141,14 @@ def converse(bot_specs: tuple[str, ...], bots_file: Path | None, **kw: Any) -> N
                f"rank them with: consistest rank {out}")  # fmt: skip
 
 
-def _model_judge(spec: str | None, prompt: str) -> Any:
+def _model_judge(spec: str | None, prompt: str, output: str = "text") -> Any:
     """The model judge of --judge-model/--judge-prompt (None without --judge-model)."""
     if spec is None:
         return None
     from consistest.models.judging import judge_spec
     from consistest.tasks.aih.model_judge import ModelJudge
 
-    return ModelJudge(judge_spec(spec, field="judge-model"), prompt)
+    return ModelJudge(judge_spec(spec, field="judge-model"), prompt, output)  # type: ignore[arg-type]
 
 
 @click.command("judge-run")
@@ -154,16 +161,17 @@ def _model_judge(spec: str | None, prompt: str) -> Any:
     show_default=True,
     help="Model judge prompt version (a file in the package; named in the signature).",
 )
+@click.option(*judge_output_option[0], **judge_output_option[1])
 @quiet_option
 @handle_errors
-def judge_run(rundir: Path, judge_model: str, judge_prompt: str, quiet: bool) -> None:
+def judge_run(rundir: Path, judge_model: str, judge_prompt: str, judge_output: str, quiet: bool) -> None:
     """Add a model judge's verdicts to a finished converse run (nothing is generated again).
 
     Rerun to resume a killed judge-run; then rank with: consistest rank RUNDIR --judge model."""
     from consistest.tasks.aih.judge_run import judge_run as run
     from consistest.tasks.aih.model_judge import counts_line
 
-    record = run(rundir, _model_judge(judge_model, judge_prompt), quiet=quiet)
+    record = run(rundir, _model_judge(judge_model, judge_prompt, judge_output), quiet=quiet)
     click.echo(f"{rundir}: {counts_line(record)}; rank with: consistest rank {rundir} --judge model")
 
 

@@ -14,9 +14,10 @@ import click
 
 from consistest.core.stats import N_BOOT
 from consistest.models.decoding import DECODING_OPTIONS, Decoding
+from consistest.models.judging import JUDGE_OUTPUTS
 from consistest.models.nli import DEFAULT_NLI
 from consistest.models.options import ModelOption
-from consistest.tasks.consistest.methods.judge import JUDGE_OUTPUTS, JUDGE_WHEN
+from consistest.tasks.consistest.methods.judge import JUDGE_WHEN
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, JUDGE_PROMPTS
 from consistest.tasks.consistest.prompts import VARIANTS
 

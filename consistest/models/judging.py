@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar, get_args
 
 from consistest.core.errors import InputError
 from consistest.core.io import progress
@@ -32,6 +32,10 @@ from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec, backend, parse_model_spec
 
 T = TypeVar("T")
+# text: the judge writes its reply, read strictly; choice: each allowed label's log-probability as the whole
+# reply is scored and the most probable taken (models that are LabelScorers: never unparseable).
+JudgeOutput = Literal["text", "choice"]
+JUDGE_OUTPUTS: tuple[JudgeOutput, ...] = get_args(JudgeOutput)
 PROMPT_SECTIONS = ("system", "user", "retry")
 JUDGE_DECODING = Decoding(max_new_tokens=8)  # a label needs a few tokens; greedy
 # How every backend that renders conversations shows a judge's: the rubric as the whole system message, no
@@ -54,12 +58,18 @@ def judge_spec(text: str, field: str = "judge", decoding: Decoding = JUDGE_DECOD
     return parse_model_spec(text, decoding, {k: v for k, v in JUDGE_RENDERING.items() if k in known})
 
 
-def model_settings(model: ModelSpec | ChatModel) -> tuple[str, dict[str, Any], str]:
-    """(name, settings that change its replies, decoding for the signature) of a judge spec or a loaded model
-    (a test's fake: no settings, decoding ``none``)."""
-    if isinstance(model, ModelSpec):
-        return model.name, model.settings(), model.signature_value()
-    return model.name, {}, "none"
+def model_settings(model: ModelSpec | ChatModel, output: str = "text") -> tuple[str, dict[str, Any], str]:
+    """(name, settings that change its replies, how its label is made for the signature: its decoding, or
+    ``choice``) of a judge spec or a loaded model (a test's fake: no settings, decoding ``none``)."""
+    name, settings = model.name, model.settings() if isinstance(model, ModelSpec) else {}
+    if output == "choice":
+        return name, settings, "choice"
+    return name, settings, model.signature_value() if isinstance(model, ModelSpec) else "none"
+
+
+def check_output(output: str) -> None:
+    if output not in JUDGE_OUTPUTS:
+        raise InputError(f"expected one of {', '.join(JUDGE_OUTPUTS)}, got {output!r}", field="judge-output")
 
 
 @cache

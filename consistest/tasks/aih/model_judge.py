@@ -26,7 +26,15 @@ from consistest.core.records import Conversation
 from consistest.metrics.judge_labels import parse_choice
 from consistest.models import judging
 from consistest.models.base import ChatModel
-from consistest.models.judging import JudgeCache, Question, ask_closed, item_key, model_settings
+from consistest.models.judging import (
+    JudgeCache,
+    JudgeOutput,
+    Question,
+    ask_closed,
+    check_output,
+    item_key,
+    model_settings,
+)
 from consistest.models.registry import ModelSpec
 from consistest.tasks.aih.judges import MODEL_KEY, contradiction
 
@@ -66,17 +74,19 @@ class ModelJudge:
 
     model: ModelSpec | ChatModel
     prompt: str = DEFAULT_AIH_PROMPT
+    output: JudgeOutput = "text"  # choice: the labels scored as whole replies (local HF chat models)
 
     def __post_init__(self) -> None:
         check_prompt(self.prompt)
+        check_output(self.output)
 
     def tag(self) -> str:
-        name, _, decoding = model_settings(self.model)
+        name, _, decoding = model_settings(self.model, self.output)
         return f"judge-{MODEL_JUDGE_VERSION}[{name}@{self.prompt},{decoding}]"
 
     def info(self) -> dict[str, Any]:
         """What aih.json records of the judge (its counts are added after judging)."""
-        name, settings, decoding = model_settings(self.model)
+        name, settings, decoding = model_settings(self.model, self.output)
         return {"tag": self.tag(), "model": name, "prompt": self.prompt, "decoding": decoding,
                 "settings": settings}  # fmt: skip
 
@@ -87,6 +97,7 @@ class ModelJudge:
                 item_key(self.prompt, name, settings, q["id"], _judged(q)),
                 partial(inquiry_conversation, self.prompt, q),
                 read_label,
+                LABELS,
             )
             for q in inquiries
         ]
@@ -108,7 +119,8 @@ def add_model_verdicts(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The inquiries with the judge's ``model`` verdict and ``model_raw`` replies; and the judge's record
     for aih.json (its tag and how many it decided, retried and left undecided)."""
-    verdicts = ask_closed(JudgeCache(cache, judge.loader(quiet), quiet), judge.questions(inquiries))
+    cached = JudgeCache(cache, judge.loader(quiet), quiet)
+    verdicts = ask_closed(cached, judge.questions(inquiries), choice=judge.output == "choice")
     out = [{**q, MODEL_KEY: v.label, RAW_KEY: list(v.raw)} for q, v in zip(inquiries, verdicts, strict=True)]
     undecided = sum(v.label is None for v in verdicts)
     counts = {"judged": len(out), "decided": len(out) - undecided, "undecided": undecided,

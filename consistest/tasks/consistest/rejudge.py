@@ -26,10 +26,10 @@ from consistest.core.signature import make_signature, parse_signature
 from consistest.core.stats import N_BOOT, paired_bootstrap
 from consistest.data.dataset_dir import open_dataset
 from consistest.models.base import NLI, ChatModel
-from consistest.models.judging import judge_spec
+from consistest.models.judging import JudgeOutput, judge_spec
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.methods import JudgeMethod
-from consistest.tasks.consistest.methods.judge import JudgeOutput, JudgeWhen, stage_counts
+from consistest.tasks.consistest.methods.judge import JudgeWhen, stage_counts
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, check_prompt
 from consistest.tasks.consistest.probes import PROBES_VERSION, probe_figures
 from consistest.tasks.consistest.report import figure, figure_groups

@@ -33,7 +33,14 @@ from consistest.metrics.clean import clean_response
 from consistest.metrics.judge_labels import JUDGE_LABELS, parse_judge_label
 from consistest.metrics.rules import Need
 from consistest.models.base import NLI, ChatModel
-from consistest.models.judging import JudgeCache, Question, ask_closed, item_key
+from consistest.models.judging import (
+    JudgeCache,
+    JudgeOutput,
+    Question,
+    ask_closed,
+    check_output,
+    item_key,
+)
 from consistest.models.registry import ModelSpec
 from consistest.tasks.consistest.methods.base import Judged
 from consistest.tasks.consistest.methods.judge_calls import (
@@ -45,10 +52,7 @@ from consistest.tasks.consistest.methods.paper import PaperMethod
 
 JUDGE_VERSION = "1"  # bump when the cascade or the reading of replies changes a verdict
 JudgeWhen = Literal["uncertain", "all"]
-# text: the judge writes its reply, read strictly; choice: each allowed label's log-probability as the whole
-# reply is scored and the most probable taken (local HF chat models: never unparseable).
-JudgeOutput = Literal["text", "choice"]
-JUDGE_OUTPUTS: tuple[JudgeOutput, ...] = get_args(JudgeOutput)
+
 JUDGE_WHEN: tuple[JudgeWhen, ...] = get_args(JudgeWhen)
 Stage = Literal["rules", "guard", "judge"]
 STAGES: tuple[Stage, ...] = get_args(Stage)
@@ -72,10 +76,7 @@ class JudgeMethod:
             raise InputError(
                 f"expected one of {', '.join(JUDGE_WHEN)}, got {self.when!r}", field="judge-when"
             )
-        if self.output not in JUDGE_OUTPUTS:
-            raise InputError(
-                f"expected one of {', '.join(JUDGE_OUTPUTS)}, got {self.output!r}", field="judge-output"
-            )
+        check_output(self.output)
 
     @property
     def judge_name(self) -> str:
