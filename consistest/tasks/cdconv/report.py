@@ -202,8 +202,9 @@ def coverage_line(c: Mapping[str, Any]) -> str:
     """One line: decided / undecided, and 2-class accuracy with undecided dialogues counted wrong."""
     a = c["acc2_undecided_wrong"]
     ci = f" [{a['ci'][0]:.1f}, {a['ci'][1]:.1f}]" if a["ci"] else ""
+    where = "left out of the figures above" if c["decided"] else "no figures: nothing decided"
     return (
         f"judge decided {c['decided']:,} of {c['n']:,} labelled dialogues ({c['coverage']:.1f}%), "
-        f"undecided {c['undecided']:,} (left out of the figures above); 2-class accuracy counting "
-        f"undecided as wrong: {a['value']:.1f}%{ci}"
+        f"undecided {c['undecided']:,} ({where}); 2-class accuracy counting undecided as wrong: "
+        f"{a['value']:.1f}%{ci}"
     )
