@@ -9,7 +9,8 @@ import click
 
 from consistest.cli.deprecation import deprecated_alias
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import format_option
+from consistest.cli.options import format_option, judge_output_option
+from consistest.tasks.cdconv.model_judge import DEFAULT_JUDGE_PROMPT, JUDGE_PROMPTS
 
 ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
 
@@ -124,7 +125,33 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
 
 @click.command("detect")
 @click.option(
-    "--detector", required=True, type=click.Path(file_okay=False), help="A train-detector directory."
+    "--detector",
+    default=None,
+    type=click.Path(file_okay=False),
+    help="A train-detector directory (or --judge).",
+)
+@click.option(
+    "--judge",
+    default=None,
+    metavar="SPEC",
+    help="A chat model as the detector (or --detector): any chat model spec, e.g. "
+    "openai:NAME,api_base=URL,concurrency=8 or a HF chat model folder; greedy, 8 new tokens unless the spec "
+    "says otherwise. It answers none/intra/role/history; a reply without one is asked again once, then "
+    "recorded as undecided.",
+)
+@click.option(
+    "--judge-prompt",
+    type=click.Choice(JUDGE_PROMPTS),
+    default=None,
+    help=f"The judge's prompt version. [default: {DEFAULT_JUDGE_PROMPT}]",
+)
+@click.option(*judge_output_option[0], **judge_output_option[1])
+@click.option(
+    "--judge-cache",
+    default=None,
+    type=click.Path(dir_okay=False),
+    help="JSONL file of the judge's calls (appended; a rerun asks only what is missing). "
+    "[default: <out>.judge.jsonl]",
 )
 @click.option(
     "--data",
@@ -157,19 +184,20 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
 @quiet_option
 @handle_errors
 def detect(fmt: str, quiet: bool, **opts) -> None:
-    """Judge the last turn of each dialogue: category (none/intra/role/history) and probability; with
-    labels, CDConv's Table 4 figures, figures with 95% bootstrap intervals, and figures by bot model."""
+    """Judge the last turn of each dialogue with a trained detector (--detector) or a chat model (--judge):
+    category (none/intra/role/history); with labels, CDConv's Table 4 figures, figures with 95% bootstrap
+    intervals, and figures by bot model (a judge's: over the dialogues it decided, undecided ones counted)."""
     from consistest.tasks.cdconv.detect import DetectConfig, run_detect
-    from consistest.tasks.cdconv.report import render_intervals, render_metrics
+    from consistest.tasks.cdconv.report import coverage_line, render_intervals, render_metrics
 
     opts["data"] = tuple(opts["data"])
     summary = run_detect(DetectConfig(quiet=quiet, **opts))
     if summary["results"] and fmt != "json":
         for m in summary["results"].values():
-            rows = {"all": m, **m.get("by_origin", {})}
-            click.echo(render_metrics(rows, fmt))
-            if m.get("intervals"):
-                click.echo("\n" + render_intervals(m["intervals"], fmt))
+            parts = [render_metrics({"all": m, **m.get("by_origin", {})}, fmt)] if "acc2" in m else []
+            parts += [render_intervals(m["intervals"], fmt)] if m.get("intervals") else []
+            parts += [coverage_line(m["judged"])] if "judged" in m else []
+            click.echo("\n\n".join(parts))
         click.echo(summary["signature"] if fmt != "markdown" else f"`{summary['signature']}`")
     elif summary["results"]:
         click.echo(render_metrics(summary["results"], fmt, summary["signature"]))

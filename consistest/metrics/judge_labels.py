@@ -57,7 +57,8 @@ def _json_score(text: str) -> str | None:
 def parse_choice(text: str, labels: tuple[str, ...], key: str = "label") -> str | None:
     """The word label a judge's reply starts with (case-insensitive; quotes, stars, a lead-in like
     ``Label:`` allowed; or a ``{"label": x}`` JSON object), or None when it starts with none of ``labels``
-    (so ``contradictory`` is not ``contradiction``, and ``not consistent`` is not ``consistent``)."""
+    (so ``contradictory`` is not ``contradiction``, and ``not consistent`` is not ``consistent``) or with
+    a list of them (``consistent or contradiction``: the choices echoed back, not a choice)."""
     t = (text or "").strip()
     if t.startswith("{"):
         try:
@@ -68,4 +69,7 @@ def parse_choice(text: str, labels: tuple[str, ...], key: str = "label") -> str 
         return value.strip().lower() if isinstance(value, str) and value.strip().lower() in labels else None
     words = "|".join(re.escape(x) for x in sorted(labels, key=len, reverse=True))
     m = re.match(rf"""^[\s"'`*(\[]*{_LEAD}[\s"'`*]*({words})(?![\w-])""", t, re.IGNORECASE)
-    return m.group(1).lower() if m else None
+    if m is None or re.match(rf"""[\s"'`*]*(?:,|/|\bor\b|\band\b)[\s"'`*]*(?:{words})(?![\w-])""",
+                             t[m.end() :], re.IGNORECASE):  # fmt: skip
+        return None  # no label, or the list of labels echoed back ("none, intra, role or history")
+    return m.group(1).lower()

@@ -1,5 +1,7 @@
-"""``consistest detect``: run a trained detector over dialogues (CDConv, DECODE, detector-pairs JSONL or a
-scored ConsisTest run) and write one prediction per dialogue; with labels, CDConv's Table 4 figures."""
+"""``consistest detect``: run a trained detector, or a chat model as judge (``--judge SPEC``), over dialogues
+(CDConv, DECODE, detector-pairs JSONL or a scored ConsisTest run) and write one prediction per dialogue; with
+labels, CDConv's Table 4 figures. A judge's undecided dialogues are left out of those figures and counted
+beside them (``judged``: decided, undecided, accuracy counting undecided as wrong)."""
 
 from __future__ import annotations
 
@@ -10,20 +12,31 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, guard_output_file
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.rundir import read_manifest
+from consistest.models.base import ChatModel
+from consistest.models.registry import ModelSpec
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import DETECT_MARK, guard_predictions, warn_training_overlap
-from consistest.tasks.cdconv.report import by_group, detector_metrics, figures_with_intervals
+from consistest.tasks.cdconv.report import (
+    by_group,
+    coverage_figures,
+    detector_metrics,
+    figures_with_intervals,
+)
 
 MAX_ORIGINS = 12  # figures by origin (bot model) when the examples come from this many or fewer
 
 
 @dataclass(frozen=True)
 class DetectConfig:
-    detector: str
     data: tuple[str, ...]
+    detector: str | None = None  # a trained detector folder, or:
+    judge: str | ModelSpec | ChatModel | None = None  # a chat model as judge (a spec; a test's fake)
+    judge_prompt: str | None = None  # the judge's prompt version (default: model_judge.DEFAULT_JUDGE_PROMPT)
+    judge_cache: str | None = None  # the judge's calls (default: <out>.judge.jsonl; no --out: in memory)
+    judge_output: str = "text"  # choice: the judge's labels scored (local HF chat models)
     out: str | None = None  # predictions JSONL (metrics beside it as <out>.metrics.json)
     dataset: str | None = None
     overwrite: bool = False  # replace an --out file that is not an earlier detect output
@@ -47,17 +60,32 @@ def prediction_rows(examples: Sequence[DialogueExample], preds: Sequence[Any]) -
 
 
 def set_metrics(
-    examples: Sequence[DialogueExample], preds: Sequence[Any], n_boot: int = 0, boot_seed: int = 0
+    examples: Sequence[DialogueExample],
+    preds: Sequence[Any],
+    n_boot: int = 0,
+    boot_seed: int = 0,
+    *,
+    judged: bool = False,
 ) -> dict[str, Any] | None:
     """Table 4 figures over the labelled examples, overall, by trigger and by origin (the bot model, when
     a few), and with ``n_boot`` the figures with 95% bootstrap intervals, the replies to one context
-    resampled together (None without labels)."""
-    idx = [i for i, ex in enumerate(examples) if ex.label is not None]
-    if not idx:
+    resampled together (None without labels). ``judged``: predictions may be undecided (category None);
+    the figures cover the decided ones, and ``judged`` counts both (see ``coverage_figures``)."""
+    labelled = [i for i, ex in enumerate(examples) if ex.label is not None]
+    if not labelled:
         return None
+    coverage = {}
+    if judged:
+        coverage["judged"] = coverage_figures(
+            [examples[i].label or "none" for i in labelled], [preds[i].category for i in labelled],
+            [examples[i].context for i in labelled], n_boot=n_boot, seed=boot_seed,
+        )  # fmt: skip
+    idx = [i for i in labelled if preds[i].category is not None]
+    if not idx:
+        return coverage
     gold = [examples[i].label or "none" for i in idx]
     pred = [preds[i].category for i in idx]
-    out = detector_metrics(gold, pred)
+    out = {**detector_metrics(gold, pred), **coverage}
     triggers = [examples[i].trigger for i in idx]
     if len(set(triggers)) > 1:
         out["by_trigger"] = by_group(gold, pred, triggers)
@@ -96,33 +124,24 @@ def evaluate_sets(
 
 def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     """Predict every dialogue of ``cfg.data``; write predictions (and metrics) when ``out`` is given."""
-    import torch
-
-    from consistest.models.hf_loader import resolve_device
-
-    if cfg.threads > 0:
-        torch.set_num_threads(cfg.threads)
-    cfg = replace(cfg, device=resolve_device(cfg.device))
+    check_detector_choice(cfg)
     examples = [ex for p in cfg.data for ex in read_dialogues(p, cfg.dataset)]
     if not examples:
         raise InputError("no dialogues to judge", field="data")
-    info = _detector_info(cfg.detector)
+    inputs = [*cfg.data, *([cfg.dataset] if cfg.dataset else []), *([cfg.detector] if cfg.detector else [])]
     if cfg.out is not None:
-        inputs = [*cfg.data, cfg.detector, *([cfg.dataset] if cfg.dataset else [])]
         preds_path, metrics_file = guard_predictions(cfg.out, inputs, cfg.overwrite)
-    warn_training_overlap(cfg.detector, examples)
-    warn_unknown_text(cfg.detector, examples)
     name = "+".join(Path(p).name for p in cfg.data)
-    results, rows = evaluate_sets(
-        cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device, nli=cfg.nli,
-        n_boot=cfg.n_boot, boot_seed=cfg.boot_seed,
-    )  # fmt: skip
+    if cfg.judge is not None:
+        signature, results, rows = _judged_set(cfg, name, examples, inputs)
+    else:
+        signature, results, rows = _trained_sets(cfg, name, examples)
     summary = {
         "written_by": DETECT_MARK,
-        "signature": info["signature"],
+        "signature": signature,
         "data": {"files": [Path(p).name for p in cfg.data], "hash": content_hash([e.id for e in examples])},
         "n": len(examples),
-        "categories": _counts([r["category"] for r in rows[name]]),
+        "categories": _counts([r["category"] or "undecided" for r in rows[name]]),
         "results": results,
     }
     if cfg.out is not None:
@@ -130,6 +149,61 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
         atomic_write_json(metrics_file, summary)
         log.info(f"wrote {len(rows[name])} predictions to {cfg.out}", quiet=cfg.quiet)
     return summary
+
+
+def check_detector_choice(cfg: DetectConfig) -> None:
+    """Exactly one of a trained detector and a judge; the judge's options only with a judge."""
+    if (cfg.detector is None) == (cfg.judge is None):
+        raise InputError("give exactly one of --detector DIR (a trained detector) or --judge SPEC (a chat "
+                         "model as judge)", field="detector")  # fmt: skip
+    if cfg.judge is None and (cfg.judge_prompt, cfg.judge_cache, cfg.judge_output) != (None, None, "text"):
+        raise InputError(
+            "--judge-prompt, --judge-cache and --judge-output go with --judge only", field="judge"
+        )
+
+
+def _trained_sets(
+    cfg: DetectConfig, name: str, examples: list[DialogueExample]
+) -> tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """(signature, metrics, prediction rows) of the trained detector ``cfg.detector`` on one set."""
+    import torch
+
+    from consistest.models.hf_loader import resolve_device
+
+    assert cfg.detector is not None
+    if cfg.threads > 0:
+        torch.set_num_threads(cfg.threads)
+    cfg = replace(cfg, device=resolve_device(cfg.device))
+    info = _detector_info(cfg.detector)
+    warn_training_overlap(cfg.detector, examples)
+    warn_unknown_text(cfg.detector, examples)
+    results, rows = evaluate_sets(
+        cfg.detector, {name: examples}, batch_size=cfg.batch_size, device=cfg.device, nli=cfg.nli,
+        n_boot=cfg.n_boot, boot_seed=cfg.boot_seed,
+    )  # fmt: skip
+    return info["signature"], results, rows
+
+
+def _judged_set(
+    cfg: DetectConfig, name: str, examples: list[DialogueExample], inputs: list[str]
+) -> tuple[str, dict[str, Any], dict[str, list[dict[str, Any]]]]:
+    """(signature, metrics, prediction rows) of the judge ``cfg.judge`` on one set, its calls cached in
+    ``cfg.judge_cache`` (default ``<out>.judge.jsonl``), so a killed run resumes where it stopped."""
+    from consistest.models.judging import judge_spec
+    from consistest.tasks.cdconv.model_judge import DEFAULT_JUDGE_PROMPT, JudgeDetector, judge_cache_path
+
+    cache = cfg.judge_cache or (judge_cache_path(cfg.out) if cfg.out is not None else None)
+    if cache is not None:
+        guard_output_file(cache, earlier=lambda _p: True, inputs=inputs, what="judge cache")
+    model = judge_spec(cfg.judge) if isinstance(cfg.judge, str) else cfg.judge
+    judge = JudgeDetector(model, cfg.judge_prompt or DEFAULT_JUDGE_PROMPT, Path(cache) if cache else None,
+                          cfg.quiet, cfg.judge_output)  # type: ignore[arg-type]  # fmt: skip
+    preds = judge.predict(examples)
+    n_un = sum(p.category is None for p in preds)
+    log.info(f"judge: {len(preds) - n_un:,} decided, {n_un:,} undecided (asked twice, raw replies kept), "
+             f"{sum(p.retried for p in preds):,} retried", quiet=cfg.quiet)  # fmt: skip
+    m = set_metrics(examples, preds, cfg.n_boot, cfg.boot_seed, judged=True)
+    return judge.signature(), ({name: m} if m is not None else {}), {name: prediction_rows(examples, preds)}
 
 
 def _counts(values: Sequence[str]) -> dict[str, int]:

@@ -170,3 +170,41 @@ def render_intervals(figs: Mapping[str, Mapping[str, Any]], fmt: str = "table") 
         interval = f"[{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "-"
         rows.append([label, "-" if v is None else f"{v:.1f}", interval, str(f["n"])])
     return "\n".join(format_table(["figure", "%", "95% CI", "n"], rows, fmt))
+
+
+# ---------------------------------------------------------------- a judge's undecided dialogues
+def coverage_figures(
+    gold: Sequence[str],
+    pred: Sequence[str | None],
+    clusters: Sequence[str] | None = None,
+    *,
+    n_boot: int = 1000,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """How many labelled dialogues a judge decided (``pred`` None: undecided), and 2- and 4-class accuracy
+    over all of them with each undecided one counted wrong, with 95% bootstrap intervals. (The Table 4
+    figures are over the decided ones only; together they show what undecided dialogues cost.)"""
+    miss = {"none": "history"}  # a wrong label for each gold one, in 2 and in 4 classes
+    wrong = [p if p is not None else miss.get(g, "none") for g, p in zip(gold, pred, strict=True)]
+    figs = figures_with_intervals(gold, wrong, clusters, n_boot=n_boot, seed=seed)
+    decided = sum(p is not None for p in pred)
+    return {
+        "n": len(gold),
+        "decided": decided,
+        "undecided": len(gold) - decided,
+        "coverage": 100 * decided / len(gold) if gold else 0.0,
+        "acc2_undecided_wrong": figs["acc2"],
+        "acc4_undecided_wrong": figs["acc4"],
+    }
+
+
+def coverage_line(c: Mapping[str, Any]) -> str:
+    """One line: decided / undecided, and 2-class accuracy with undecided dialogues counted wrong."""
+    a = c["acc2_undecided_wrong"]
+    ci = f" [{a['ci'][0]:.1f}, {a['ci'][1]:.1f}]" if a["ci"] else ""
+    where = "left out of the figures above" if c["decided"] else "no figures: nothing decided"
+    return (
+        f"judge decided {c['decided']:,} of {c['n']:,} labelled dialogues ({c['coverage']:.1f}%), "
+        f"undecided {c['undecided']:,} ({where}); 2-class accuracy counting undecided as wrong: "
+        f"{a['value']:.1f}%{ci}"
+    )
