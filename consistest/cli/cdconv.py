@@ -184,8 +184,9 @@ def train_detector(fmt: str, quiet: bool, **opts) -> None:
 @quiet_option
 @handle_errors
 def detect(fmt: str, quiet: bool, **opts) -> None:
-    """Judge the last turn of each dialogue with a trained detector (--detector) or a chat model (--judge):
-    category (none/intra/role/history); with labels, CDConv's Table 4 figures, figures with 95% bootstrap
+    """Judge each dialogue's last bot turn with a trained --detector or a chat model --judge.
+
+    Category none/intra/role/history; with labels, CDConv's Table 4 figures, figures with 95% bootstrap
     intervals, and figures by bot model (a judge's: over the dialogues it decided, undecided ones counted)."""
     from consistest.tasks.cdconv.detect import DetectConfig, run_detect
     from consistest.tasks.cdconv.report import coverage_line, render_intervals, render_metrics
