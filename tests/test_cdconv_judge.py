@@ -15,9 +15,10 @@ from consistest.core.records import DETECTOR_LABELS, Conversation
 from consistest.data.decode_reader import make_example
 from consistest.metrics.judge_labels import parse_choice
 from consistest.models.base import BatchedChatModel
+from consistest.models.judging import cache_lock
 from consistest.models.registry import ModelSpec
 from consistest.tasks.cdconv.detect import DetectConfig, run_detect
-from consistest.tasks.cdconv.model_judge import JudgeDetector, cache_lock, item_conversation, parse_label
+from consistest.tasks.cdconv.model_judge import JudgeDetector, item_conversation, parse_label
 from tests.helpers import run_cli
 
 

@@ -323,3 +323,13 @@ def test_a_damaged_judge_cache_is_refused_with_how_to_reset_it(tmp_path: Path) -
     with pytest.raises(InputError, match="duplicate id 'k-1'; delete this judge cache") as e:
         judge_replies(SAMPLES[:1], REPLIES[:1], None, method="judge", judge=judge)
     assert "--overwrite" not in str(e.value) and "line 2" in str(e.value)
+
+
+def test_two_processes_never_judge_into_one_cache(tmp_path: Path) -> None:
+    from consistest.models.judging import cache_lock
+
+    cache = tmp_path / "judge.jsonl"
+    method = JudgeMethod(model=Scripted({}), when="all", cache=cache)
+    with cache_lock(cache), pytest.raises(InputError, match="another consistest process"):
+        method.judge(SAMPLES, REPLIES, None)  # as a second agree --judge-cache FILE would
+    assert [j.score for j in method.judge(SAMPLES, REPLIES, None)] == [1.0] * len(SAMPLES)

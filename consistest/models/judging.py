@@ -15,8 +15,11 @@ judge (model and the settings that change its replies), the item, the hash of wh
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -238,3 +241,36 @@ def ask_closed(
         raw = (first[f"{q.key}-1"],) if label is not None else (first[f"{q.key}-1"], second[f"{q.key}-2"])
         out.append(Verdict(label if label is not None else q.parse(raw[-1]), raw))
     return out
+
+
+@contextmanager
+def cache_lock(path: Path | None) -> Iterator[None]:
+    """Hold an flock on the cache file while judging (a second process is refused; a killed holder's lock
+    goes with it); refuse a file whose first record is not a judge call. An empty file left by a run that
+    asked nothing is removed."""
+    if path is None:
+        yield
+        return
+    if path.is_file() and path.stat().st_size:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            first = f.readline()
+        try:
+            obj = json.loads(first)
+        except json.JSONDecodeError:
+            obj = None
+        if not isinstance(obj, dict) or set(obj) != {"id", "reply"}:
+            raise InputError("is not a judge cache ({'id', 'reply'} per line); name another cache file",
+                             path=str(path), record="line 1")  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise InputError("another consistest process is judging into this cache; wait for it to end",
+                             path=str(path)) from None  # fmt: skip
+        yield
+    finally:
+        if os.fstat(fd).st_size == 0:
+            path.unlink(missing_ok=True)
+        os.close(fd)

@@ -31,6 +31,7 @@ from consistest.models.judging import (
     JudgeOutput,
     Question,
     ask_closed,
+    cache_lock,
     check_output,
     item_key,
     model_settings,
@@ -119,8 +120,9 @@ def add_model_verdicts(
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The inquiries with the judge's ``model`` verdict and ``model_raw`` replies; and the judge's record
     for aih.json (its tag and how many it decided, retried and left undecided)."""
-    cached = JudgeCache(cache, judge.loader(quiet), quiet)
-    verdicts = ask_closed(cached, judge.questions(inquiries), choice=judge.output == "choice")
+    with cache_lock(cache):  # a second process judging into the same file is refused
+        cached = JudgeCache(cache, judge.loader(quiet), quiet)
+        verdicts = ask_closed(cached, judge.questions(inquiries), choice=judge.output == "choice")
     out = [{**q, MODEL_KEY: v.label, RAW_KEY: list(v.raw)} for q, v in zip(inquiries, verdicts, strict=True)]
     undecided = sum(v.label is None for v in verdicts)
     counts = {"judged": len(out), "decided": len(out) - undecided, "undecided": undecided,

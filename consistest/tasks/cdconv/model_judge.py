@@ -15,11 +15,7 @@ The signature's ``method`` part names everything that changes a verdict:
 
 from __future__ import annotations
 
-import fcntl
-import json
-import os
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -118,7 +114,7 @@ class JudgeDetector:
         ]
         model = self.model
         load = (lambda: model.load(quiet=self.quiet)) if isinstance(model, ModelSpec) else (lambda: model)
-        with cache_lock(self.cache):
+        with judging.cache_lock(self.cache):
             cached = judging.JudgeCache(self.cache, load, self.quiet)
             verdicts = judging.ask_closed(cached, questions, choice=self.output == "choice")
         return [
@@ -130,36 +126,3 @@ class JudgeDetector:
 def judge_cache_path(out: str | Path) -> Path:
     """``preds.jsonl`` -> ``preds.judge.jsonl``, beside the predictions and ``preds.metrics.json``."""
     return Path(str(Path(out).with_suffix("")) + ".judge.jsonl")
-
-
-@contextmanager
-def cache_lock(path: Path | None) -> Iterator[None]:
-    """Hold an flock on the cache file while judging (a second process is refused; a killed holder's lock
-    goes with it); refuse a file whose first record is not a judge call. An empty file left by a run that
-    asked nothing is removed."""
-    if path is None:
-        yield
-        return
-    if path.is_file() and path.stat().st_size:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            first = f.readline()
-        try:
-            obj = json.loads(first)
-        except json.JSONDecodeError:
-            obj = None
-        if not isinstance(obj, dict) or set(obj) != {"id", "reply"}:
-            raise InputError("is not a judge cache ({'id', 'reply'} per line); name another --judge-cache",
-                             path=str(path), record="line 1")  # fmt: skip
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise InputError("another consistest process is judging into this cache; wait for it to end",
-                             path=str(path)) from None  # fmt: skip
-        yield
-    finally:
-        if os.fstat(fd).st_size == 0:
-            path.unlink(missing_ok=True)
-        os.close(fd)

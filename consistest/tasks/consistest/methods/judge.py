@@ -38,6 +38,7 @@ from consistest.models.judging import (
     JudgeOutput,
     Question,
     ask_closed,
+    cache_lock,
     check_output,
     item_key,
 )
@@ -135,10 +136,11 @@ class JudgeMethod:
             )
             for s, r in zip(samples, replies, strict=True)
         ]
-        cache = JudgeCache(self.cache, self._loader(quiet), quiet)
+        with cache_lock(self.cache):  # a second process judging into the same file is refused
+            cache = JudgeCache(self.cache, self._loader(quiet), quiet)
+            verdicts = ask_closed(cache, questions, choice=self.output == "choice")
         return [
-            (v.label, {"stage": "judge", "judge_score": v.label, "judge_raw": list(v.raw)})
-            for v in ask_closed(cache, questions, choice=self.output == "choice")
+            (v.label, {"stage": "judge", "judge_score": v.label, "judge_raw": list(v.raw)}) for v in verdicts
         ]
 
     def _loader(self, quiet: bool) -> Any:
