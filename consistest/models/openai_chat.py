@@ -196,7 +196,7 @@ class OpenAIChatModel:
                     running += 1
                 if not running:
                     break
-                job, text, exc = results.get()
+                job, text, exc = _next_result(results)
                 running -= 1
                 if exc is not None:
                     error = error or exc
@@ -290,3 +290,14 @@ def _message(e: Any) -> str:
         body = body.get("message") or body.get("detail") or body.get("error") or body
     text = body if isinstance(body, str) else json.dumps(body) if body is not None else e.message
     return " ".join(str(text).split())[:300]
+
+
+def _next_result(results: queue.SimpleQueue) -> Any:
+    """The next finished request, waiting in short slices: a Ctrl-C that the kernel hands to one of the
+    request threads only sets Python's flag, and the main thread runs the handler (KeyboardInterrupt) at
+    its next bytecode, not while blocked in one long wait."""
+    while True:
+        try:
+            return results.get(timeout=0.2)
+        except queue.Empty:
+            continue
