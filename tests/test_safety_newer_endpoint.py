@@ -169,13 +169,21 @@ def test_a_failed_converse_start_leaves_nothing(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.stderr
 
 
+def _as_from_a_terminal() -> None:
+    """The child takes Ctrl-C as a command started from a terminal does, whatever the test runner ignores or
+    blocks (a runner started in the background ignores SIGINT, and its children inherit that)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.slow
 def test_ctrl_c_against_a_hanging_endpoint_exits_at_once(demo: Path, server: Server, tmp_path: Path) -> None:
     server.hang = True
     cmd = [sys.executable, "-c", "from consistest.cli.main import main; main()", "generate", "--dataset",
            str(demo), "--model", "openai:m", "--api-base", server.api_base, "--request-timeout", "600",
            "--max-retries", "5", "--out", str(tmp_path / "r"), "-q"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_as_from_a_terminal)  # fmt: skip
     try:
         deadline = time.monotonic() + 60
         while server.requests < 8 and time.monotonic() < deadline and proc.poll() is None:
