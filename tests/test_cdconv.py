@@ -170,6 +170,29 @@ def test_decisions() -> None:
     assert (p.category, p.probability, p.contradiction_probability) == ("history", 0.6, 0.8)
 
 
+HIER = STAGES["hierarchical"]
+FLAT = (Stage("flatten", "all", ("none", "intra", "role", "history")),)
+
+
+@pytest.mark.parametrize(
+    ("stages", "probs", "tau", "category", "contradiction"),
+    [
+        # 4-class: P(contradiction) = 1 - P(none) = 0.4; argmax says none, a tau below 0.4 says history
+        (FLAT, {"flatten": [0.6, 0.1, 0.05, 0.25]}, None, "none", 0.4),
+        (FLAT, {"flatten": [0.6, 0.1, 0.05, 0.25]}, 0.3, "history", 0.4),
+        (FLAT, {"flatten": [0.6, 0.1, 0.05, 0.25]}, 0.4, "none", 0.4),  # must exceed tau
+        (FLAT, {"flatten": [0.2, 0.1, 0.1, 0.6]}, 0.9, "none", 0.8),  # a high tau overrules argmax
+        # cascade: P(contradiction) = 1 - 0.8 * 0.7 * 0.6 = 0.664; tau takes the most probable stage
+        (HIER, {"intra": [0.8, 0.2], "role": [0.7, 0.3], "history": [0.6, 0.4]}, None, "none", 0.664),
+        (HIER, {"intra": [0.8, 0.2], "role": [0.7, 0.3], "history": [0.6, 0.4]}, 0.5, "history", 0.664),
+        (HIER, {"intra": [0.8, 0.2], "role": [0.7, 0.3], "history": [0.6, 0.4]}, 0.7, "none", 0.664),
+    ],
+)
+def test_decisions_with_a_threshold(stages, probs, tau, category, contradiction) -> None:
+    p = decide(stages, "x", probs, tau)
+    assert p.category == category and p.contradiction_probability == pytest.approx(contradiction)
+
+
 def test_table4_figures_by_hand() -> None:
     gold = ["none", "none", "intra", "history"]
     pred = ["none", "history", "intra", "role"]
@@ -217,6 +240,28 @@ def test_tiny_detector_trains_resumes_and_predicts(tmp_path: Path, method: str) 
     assert len(preds) == 48 and all(p["category"] in ("none", "intra", "role", "history") for p in preds)
     assert all(0.0 <= p["probability"] <= 1.0 and p["gold"] for p in preds)
     assert json.loads((tmp_path / "p.metrics.json").read_text())["results"]["decode_style.jsonl"]["n"] == 48
+
+
+@pytest.mark.slow
+def test_decision_tau_reuses_the_trained_stages_and_is_kept_with_the_detector(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(48))
+    out = tmp_path / "flat"
+    args = ["train-detector", "--architecture", "flatten", "--data", str(data), "--out", str(out)]
+    args += ["--base", "scratch-1x32", "--epochs", "1", "--batch-size", "8", "--max-length", "48", "-q"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert "tau" not in json.loads((out / "detector.json").read_text())
+    res = CliRunner().invoke(main, [*args[:-1], "--decision", "tau"])
+    assert res.exit_code == 0, res.output
+    assert "resuming from" in res.stderr and "|tau:" in res.output
+    info = json.loads((out / "detector.json").read_text())
+    assert 0.0 <= info["tau"] <= 1.0 and info["tau_dev"] == {"dev": info["counts"]["dev"]}
+    preds = tmp_path / "p.jsonl"
+    res = CliRunner().invoke(
+        main, ["detect", "--detector", str(out), "--data", str(data), "--out", str(preds), "-q"]
+    )
+    assert res.exit_code == 0, res.output
+    for row in map(json.loads, preds.read_text().splitlines()):
+        assert (row["category"] != "none") == (row["contradiction_probability"] > info["tau"])
 
 
 @pytest.mark.slow

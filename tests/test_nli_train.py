@@ -41,6 +41,14 @@ def test_reads_nli_and_dnli_layouts(tmp_path) -> None:
     assert [e.label for e in read_nli_file(nli)] == [2, 0, 1, 2, 0, 1]
     assert [ID2LABEL[e.label] for e in read_nli_file(dnli)] == ["contradiction", "entailment", "neutral"]
     assert read_nli_file(arr) == read_nli_file(dnli)
+    anli = write_jsonl(  # ANLI's layout: context, hypothesis, one-letter labels
+        tmp_path / "anli.jsonl",
+        [
+            {"uid": "u", "context": "i am 30 .", "hypothesis": h, "label": lab, "reason": ""}
+            for h, lab in (("i am 45 .", "c"), ("i am thirty .", "e"), ("i like dogs .", "n"))
+        ],
+    )
+    assert read_nli_file(anli) == read_nli_file(dnli)
 
 
 @pytest.mark.parametrize(

@@ -97,6 +97,16 @@ ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
     help="The history views (pair, flatten, hierarchical's history stage) read the bot's persona sentences "
     "first, where the data has them (DECODE agents, detector-pairs, ConsisTest items).",
 )
+@click.option(
+    "--decision",
+    type=click.Choice(["argmax", "tau"]),
+    default="argmax",
+    show_default=True,
+    help="pair, flatten, hierarchical: argmax (the classifiers' own decision, the paper's) or tau (a "
+    "contradiction when P(contradiction) exceeds a threshold picked on --dev, else on the dev split, for "
+    "the best balanced accuracy; stored with the detector). A rerun with the other choice reuses the "
+    "trained stages.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Training seed (init, batch order).")
 @click.option("--max-steps", type=int, default=None, help="Stop each stage after this many steps.")
 @click.option("--threads", type=int, default=0, show_default=True, help="torch threads (0: default).")

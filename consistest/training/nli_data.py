@@ -25,6 +25,9 @@ LABEL_ALIASES: dict[str, str] = {
     "entailment": "entailment",
     "negative": "contradiction",
     "positive": "entailment",
+    "e": "entailment",  # ANLI's one-letter labels
+    "n": "neutral",
+    "c": "contradiction",
 }
 
 
@@ -42,7 +45,7 @@ def parse_nli_label(value: Any, path: str, record: str) -> int:
     name = LABEL_ALIASES.get(str(value).strip().lower()) if isinstance(value, str) else None
     if name is None:
         raise InputError(
-            f"unknown label {value!r} (use entailment/neutral/contradiction or positive/neutral/negative)",
+            f"unknown label {value!r} (use entailment/neutral/contradiction, positive/neutral/negative or e/n/c)",
             path=path,
             record=record,
             field="label",
@@ -85,7 +88,7 @@ def read_nli_file(path: str | Path, split: str | None = None) -> list[NLIExample
     for record, obj in _records(path):
         if split is not None and "split" in obj and obj["split"] != split:
             continue
-        premise = _text(obj, ("premise", "sentence1"), str(path), record)
+        premise = _text(obj, ("premise", "sentence1", "context"), str(path), record)  # context: ANLI
         hypothesis = _text(obj, ("hypothesis", "sentence2"), str(path), record)
         if "label" not in obj:
             raise InputError("missing", path=str(path), record=record, field="label")

@@ -14,7 +14,6 @@ reproduces the decisions, and refuses a guard whose weights changed.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from consistest.core.records import DialogueExample
 from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction
+from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
 
 ARCHITECTURE = "nli-pairs"
 Source = Literal["history", "persona", "intra"]
@@ -33,7 +33,6 @@ SOURCES: tuple[Source, ...] = get_args(Source)
 Unit = Literal["turn", "sentence"]
 UNITS: tuple[Unit, ...] = get_args(Unit)
 CATEGORY: dict[str, str] = {"history": "history", "persona": "history", "intra": "intra"}
-TAU_RULE = "max balanced accuracy on dev (lower median of ties)"
 
 
 @dataclass(frozen=True)
@@ -99,29 +98,6 @@ def decide(item_id: str, scores: dict[str, float], tau: float) -> Prediction:
     return Prediction(item_id, category, top if category != "none" else 1.0 - top, top, dict(scores))
 
 
-def pick_tau(scores: Sequence[float], contradiction: Sequence[bool]) -> tuple[float, float]:
-    """(tau, balanced accuracy at tau): the threshold on the largest P(contradiction) that maximises the
-    mean of the two classes' recall on dev; candidates lie halfway between distinct scores; the lower
-    median of the best ones is taken. Needs both classes."""
-    pos = sorted(s for s, c in zip(scores, contradiction, strict=True) if c)
-    neg = sorted(s for s, c in zip(scores, contradiction, strict=True) if not c)
-    if not pos or not neg:
-        raise InputError("picking tau needs dev dialogues of both classes (contradiction and none)")
-    values = sorted(set(scores))
-    cands = [0.0] + [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] + [1.0]
-    from bisect import bisect_right
-
-    def bal(t: float) -> float:
-        tpr = 1 - bisect_right(pos, t) / len(pos)
-        tnr = bisect_right(neg, t) / len(neg)
-        return (tpr + tnr) / 2
-
-    accs = [bal(t) for t in cands]
-    best = max(accs)
-    tied = [t for t, a in zip(cands, accs, strict=True) if a == best]
-    return float(statistics.median_low(tied)), best
-
-
 class PairwiseDetector:
     """A calibrated ``nli-pairs`` folder: loads its guard, checks it is the one tau was picked with."""
 
@@ -171,9 +147,7 @@ def calibrate(
     guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
-    labelled = [ex for v in dev.values() for ex in v if ex.label is not None]
-    if not labelled:
-        raise InputError("no labelled dev dialogues to pick tau on (--data with a dev split, or --dev)")
+    labelled = labelled_dev(dev)
     scores = [max(s.values()) for s in contradiction_scores(guard, labelled, settings)]
     tau, bal = pick_tau(scores, [ex.label != "none" for ex in labelled])
     dev_hash = content_hash(sorted((ex.id, ex.label) for ex in labelled))

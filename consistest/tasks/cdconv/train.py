@@ -14,10 +14,12 @@ from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
 from consistest.tasks.cdconv import detector as det
+from consistest.tasks.cdconv import encoders as enc
 from consistest.tasks.cdconv import pairwise as pw
 from consistest.tasks.cdconv.detect import evaluate_sets
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.outdir import training_dir
+from consistest.tasks.cdconv.threshold import TAU_RULE, tau_on_dev
 from consistest.training.loop import fit
 from consistest.training.nli_data import NLIExample, read_nli_file
 
@@ -52,6 +54,7 @@ class TrainDetectorConfig:
     seed: int = 0
     max_steps: int | None = None
     persona: bool = True  # the history views read the speaker's persona sentences (where the data has them)
+    decision: Literal["argmax", "tau"] = "argmax"  # tau: a threshold on P(contradiction) picked on dev
     warmup: float = 0.06
     weight_decay: float = 0.01
     threads: int = 0
@@ -61,7 +64,18 @@ class TrainDetectorConfig:
 
     def identity(self) -> dict[str, Any]:
         d = asdict(self)
-        drop = ("out", "quiet", "threads", "tests", "device", "overwrite", "dev", "nli", "pair_unit")
+        drop = (
+            "out",
+            "quiet",
+            "threads",
+            "tests",
+            "device",
+            "overwrite",
+            "dev",
+            "nli",
+            "pair_unit",
+            "decision",
+        )
         for k in (*drop, "pair_sources"):
             d.pop(k)
         # Stored as "method", its first name, so folders trained then still resume.
@@ -90,9 +104,9 @@ def split_examples(
     return parts
 
 
-def detector_signature(cfg: TrainDetectorConfig, data_hash: str) -> str:
+def detector_signature(cfg: TrainDetectorConfig, data_hash: str, tau: float | None = None) -> str:
     """The architecture (signature part ``method``, its first name), encoder, first stage, training data
-    and split, seed and schedule."""
+    and split, seed and schedule, and the threshold when one was picked on dev."""
     nli = content_hash(sorted(Path(p).name for p in cfg.nli_stage))[:8] if cfg.nli_stage else "none"
     return make_signature(
         [
@@ -106,6 +120,7 @@ def detector_signature(cfg: TrainDetectorConfig, data_hash: str) -> str:
             ("ep", cfg.epochs),
             ("len", cfg.max_length),
             ("persona", "yes" if cfg.persona else "no"),
+            *([("tau", f"{tau:.4f}")] if tau is not None else []),
         ]
     )
 
@@ -116,23 +131,23 @@ def _base_loader(cfg: TrainDetectorConfig, out: Path, texts: list[str], start: P
     from consistest.training.nli_train import load_base
 
     tok_dir = out / "tokenizer"
-    if det.is_scratch(cfg.base) and start is None and not (tok_dir / "tokenizer.json").is_file():
-        det.train_scratch_tokenizer(texts, tok_dir, max_length=cfg.max_length)
+    if enc.is_scratch(cfg.base) and start is None and not (tok_dir / "tokenizer.json").is_file():
+        enc.train_scratch_tokenizer(texts, tok_dir, max_length=cfg.max_length)
 
     def load(labels: tuple[str, ...]) -> tuple[Any, Any]:
         id2label = dict(enumerate(labels))
         if start is not None:
-            tok, model = det.load_stage_start(start, labels)
-        elif det.is_scratch(cfg.base):
+            tok, model = enc.load_stage_start(start, labels)
+        elif enc.is_scratch(cfg.base):
             from transformers import AutoTokenizer
 
             tok = AutoTokenizer.from_pretrained(str(tok_dir))
-            model = det.with_labels(
-                det.scratch_model(cfg.base, tok, len(labels), cfg.seed, cfg.max_length), labels
+            model = enc.with_labels(
+                enc.scratch_model(cfg.base, tok, len(labels), cfg.seed, cfg.max_length), labels
             )
         else:
             tok, model = load_base(cfg.base, id2label)
-        return det.left_truncating(tok), model
+        return enc.left_truncating(tok), model
 
     return load
 
@@ -166,7 +181,7 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
 
         cfg = replace(cfg, device=resolve_device(cfg.device))
     if cfg.lr is None:
-        cfg = replace(cfg, lr=3e-4 if det.is_scratch(cfg.base) else 5e-5)
+        cfg = replace(cfg, lr=3e-4 if enc.is_scratch(cfg.base) else 5e-5)
     if cfg.architecture not in (*det.ARCHITECTURES, pw.ARCHITECTURE):
         raise InputError(f"unknown architecture {cfg.architecture!r}", field="architecture")
     if cfg.architecture == pw.ARCHITECTURE and not cfg.nli:
@@ -208,6 +223,12 @@ def _train(
         "counts": {k: len(v) for k, v in parts.items()},
     }
     det.write_detector_info(out, info)
+    if cfg.decision == "tau":
+        detector = det.Detector(out, batch_size=cfg.batch_size * 2, device=cfg.device)
+        info.update(tau_on_dev(detector, devs or {"dev": parts["dev"]}))
+        info["signature"] = detector_signature(cfg, data_hash, info["tau"])
+        det.write_detector_info(out, info)
+        log.info(f"{cfg.architecture}: tau {info['tau']:.4f} ({TAU_RULE})", quiet=cfg.quiet)
     return _evaluate(cfg, out, {**info, "training": history}, {**devs, **tests}, parts["test"])
 
 
@@ -226,7 +247,7 @@ def calibrate_pairs(
     info["config"] = {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")}
     info["counts"] = {k: len(v) for k, v in parts.items()}
     det.write_detector_info(out, info)
-    log.info(f"nli-pairs: tau {info['tau']:.4f} ({pw.TAU_RULE})", quiet=cfg.quiet)
+    log.info(f"nli-pairs: tau {info['tau']:.4f} ({TAU_RULE})", quiet=cfg.quiet)
     shown = {**({"dev": parts["dev"]} if devs and parts["dev"] else {}), **devs, **tests}
     return _evaluate(cfg, out, info, shown, parts["test"])
 
@@ -279,5 +300,5 @@ def _sep(cfg: TrainDetectorConfig, out: Path, start: Path | None) -> str:
 
     from consistest.training.nli_train import resolve_base
 
-    src = start or (out / "tokenizer" if det.is_scratch(cfg.base) else resolve_base(cfg.base))
+    src = start or (out / "tokenizer" if enc.is_scratch(cfg.base) else resolve_base(cfg.base))
     return det.separator(AutoTokenizer.from_pretrained(str(src)))
