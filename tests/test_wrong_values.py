@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from consistest.tasks.consistest.wrong_value_frames import wrong_frame_value
 from consistest.tasks.consistest.wrong_values import (
     both_numbers,
     key,
@@ -13,7 +14,6 @@ from consistest.tasks.consistest.wrong_values import (
     restates,
     short_value,
     stated_polarity,
-    wrong_frame_value,
     yn_wrong_value,
 )
 

@@ -45,7 +45,7 @@ def parse_nli_label(value: Any, path: str, record: str) -> int:
     name = LABEL_ALIASES.get(str(value).strip().lower()) if isinstance(value, str) else None
     if name is None:
         raise InputError(
-            f"unknown label {value!r} (use entailment/neutral/contradiction, positive/neutral/negative or e/n/c)",
+            f"unknown label {value!r} (use entailment/neutral/contradiction, positive/negative, or e/n/c)",
             path=path,
             record=record,
             field="label",

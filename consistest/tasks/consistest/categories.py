@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from consistest.core.records import Category, Sample, ScoredItem
 from consistest.metrics.rules import Outcome, content_tokens, keyword_alternatives, truth_polarity
 from consistest.models.base import NLI
+from consistest.tasks.consistest import wrong_value_frames as wvf
 from consistest.tasks.consistest import wrong_values as wv
 from consistest.tasks.consistest.categories_text import (
     clauses,
@@ -198,9 +199,9 @@ def _both_values(item: ScoredItem, sample: Sample) -> tuple[Category, str] | Non
     values = wv.truth_keys(item.truth)
     known = frozenset().union(*(wv.keys(f) for f in (sample.fact, sample.nli_premise, item.question)))
     for fact in dict.fromkeys((sample.fact, sample.nli_premise)):
-        got = wv.frame_values(fact, values, item.cleaned)
-        right = [w for w in got if any(wv.same_value(wv.key(w), v) for v in values)]
-        other = [w for w in got if w not in right and not any(wv.same_value(wv.key(w), k) for k in known)]
+        got = wvf.frame_values(fact, values, item.cleaned)
+        right = [w for w in got if any(wvf.same_value(wv.key(w), v) for v in values)]
+        other = [w for w in got if w not in right and not any(wvf.same_value(wv.key(w), k) for k in known)]
         if right and other:
             return "intra", f"names both {other[0]!r} and the fact's {item.truth!r} in one frame"
     number = wv.both_numbers(item.truth, item.cleaned)
