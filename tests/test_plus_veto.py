@@ -10,7 +10,7 @@ import pytest
 from consistest.core.records import Sample
 from consistest.metrics.plus import DEFAULT_RULES, PLUS_VETO_TAU
 from consistest.models.base import ProbabilisticNLI
-from consistest.tasks.consistest.agree import CachedNLI, cached
+from consistest.models.nli_cache import CachedNLI, cached
 from consistest.tasks.consistest.methods import judge_replies
 
 GUARD_TAU = 0.097  # how guard-v3 reads its own labels

@@ -33,8 +33,9 @@ from consistest.metrics.agreement import (
 from consistest.metrics.clean import clean_response
 from consistest.metrics.plus import DEFAULT_RULES, RULES, Rule
 from consistest.metrics.rules import RULES_VERSION, Outcome, judge
-from consistest.models.base import NLI, ProbabilisticNLI
+from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
+from consistest.models.nli_cache import cached
 from consistest.tasks.consistest.agree_labels import (
     HumanLabel,
     LabelSplit,
@@ -77,37 +78,6 @@ def active_methods(judge: JudgeMethod | None) -> dict[str, ScoringMethod]:
             method = judge
         out[name] = method
     return out
-
-
-class CachedNLI:
-    """An NLI guard that labels each distinct pair once across calls (the ablation asks many times)."""
-
-    def __init__(self, nli: NLI) -> None:
-        self.inner, self.name, self.signature = nli, nli.name, nli.signature
-        self.cache: dict[tuple[str, str], str] = {}
-
-    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[str]:
-        todo = list(dict.fromkeys(p for p in pairs if p not in self.cache))
-        self.cache.update(zip(todo, self.inner.predict(todo) if todo else [], strict=True))
-        return [self.cache[p] for p in pairs]
-
-
-class CachedProbabilisticNLI(CachedNLI):
-    """:class:`CachedNLI` for a model that gives probabilities; caches them too (plus's veto reads them)."""
-
-    def __init__(self, nli: ProbabilisticNLI) -> None:
-        super().__init__(nli)
-        self.proba: dict[tuple[str, str], dict[str, float]] = {}
-
-    def predict_proba(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]:
-        todo = list(dict.fromkeys(p for p in pairs if p not in self.proba))
-        self.proba.update(zip(todo, self.inner.predict_proba(todo) if todo else [], strict=True))  # type: ignore[attr-defined]
-        return [self.proba[p] for p in pairs]
-
-
-def cached(nli: NLI) -> CachedNLI:
-    """The caching wrapper that keeps the model's declared capabilities."""
-    return CachedProbabilisticNLI(nli) if isinstance(nli, ProbabilisticNLI) else CachedNLI(nli)
 
 
 @dataclass
