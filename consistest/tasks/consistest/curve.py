@@ -112,3 +112,20 @@ def _save(fig: Any, plt: Any, path: Path) -> Path:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
+
+
+def plot_run_curve(
+    summary: Mapping[str, Any], out: Path | None, plot: bool | None, model: str | None, *, quiet: bool = False
+) -> None:
+    """RUNDIR/curve.png when the summary has a curve (``plot`` False: never); without matplotlib only a
+    warning, unless ``plot`` is True (asked for)."""
+    from consistest.core import log
+
+    if "curve" not in summary or plot is False or out is None:
+        return
+    if plot is None and not plot_available():
+        log.warning("the distance curve is in summary.json; install matplotlib to draw curve.png")
+        return
+    name = model_label(model) if model is not None else "responses"
+    plot_curves([(name, summary["curve"])], out / CURVE_FILE, title=f"{name}: consistency against distance")
+    log.info(f"distance curve written to {out / CURVE_FILE}", quiet=quiet)

@@ -24,6 +24,7 @@ from consistest.metrics.rules import RULES_VERSION
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
+from consistest.tasks.consistest.curve import plot_run_curve
 from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.methods import (
     Judged,
@@ -122,7 +123,8 @@ def run_score(cfg: ScoreConfig) -> ScoreResult:
         if cfg.out is not None:
             atomic_write_jsonl(cfg.out / SCORES_FILE, [it.to_dict() for it in items])
             atomic_write_json(cfg.out / SUMMARY_FILE, summary)
-            _plot_curve(cfg, summary)
+            name = cfg.respond.model.name if cfg.respond is not None else None
+            plot_run_curve(summary, cfg.out, cfg.plot, name, quiet=cfg.quiet)
     return ScoreResult(items=items, summary=summary, out=cfg.out)
 
 
@@ -162,24 +164,6 @@ def cap_replies(responses: Mapping[str, str], samples: Sequence[Sample]) -> tupl
     for k in long:
         out[k] = out[k][:MAX_REPLY_CHARS]
     return out, len(long)
-
-
-def _plot_curve(cfg: ScoreConfig, summary: Mapping[str, Any]) -> None:
-    """RUNDIR/curve.png when the summary has a curve (unless --no-plot); without matplotlib only a warning,
-    unless --plot asked for it."""
-    from consistest.core import log
-    from consistest.tasks.consistest.curve import CURVE_FILE, model_label, plot_available, plot_curves
-
-    if "curve" not in summary or cfg.plot is False or cfg.out is None:
-        return
-    if cfg.plot is None and not plot_available():
-        log.warning("the distance curve is in summary.json; install matplotlib to draw curve.png")
-        return
-    name = model_label(cfg.respond.model.name) if cfg.respond is not None else "responses"
-    plot_curves(
-        [(name, summary["curve"])], cfg.out / CURVE_FILE, title=f"{name}: consistency against distance"
-    )
-    log.info(f"distance curve written to {cfg.out / CURVE_FILE}", quiet=cfg.quiet)
 
 
 def _responses_and_nli(cfg: ScoreConfig, ds: DatasetDir) -> _Inputs:
