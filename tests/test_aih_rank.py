@@ -65,6 +65,26 @@ def test_stability_rises_with_the_number_of_conversations(run_dir: Path) -> None
     assert all(len(v) == len(s["grid"]) for v in s["leave_one_out"].values())
 
 
+def test_a_tie_in_the_full_data_is_named_not_called_unstable(tmp_path: Path) -> None:
+    from consistest.tasks.aih.report import render
+
+    bots = ("a=baseline:persona-bot:0", "b=baseline:persona-bot:0")  # never contradict: both 0%
+    cfg = ConverseConfig(
+        bots=tuple(parse_bot(b) for b in bots),
+        out=tmp_path / "run",
+        dialogues=write_personas(tmp_path / "personas.json"),
+        conversations=4,
+        turns=4,
+        quiet=True,
+    )
+    report = rank(
+        RankConfig(run=run_converse(cfg, nli=OverlapNLI()), judges=("hybrid",), n_boot=0, repetitions=20)
+    )
+    s = report["judges"]["hybrid"]["stability"]
+    assert s["tied"] == [["a", "b"]] and s["share"][-1] == 0.0  # a tie is never a strict rise
+    assert "the full data ties a = b" in render(report, "table")
+
+
 def test_a_reversed_reference_is_almost_never_met(run_dir: Path) -> None:
     cfg = RankConfig(
         run=run_dir,

@@ -216,6 +216,8 @@ def judge_report(run: Run, judge: JudgeName, cfg: RankConfig) -> dict[str, Any]:
     out["stability"] = {
         "reference": reference, "reference_from": "--reference" if cfg.reference else "full data",
         "all": usable,  # S = every conversation of a pair: the full data itself, not a subsample
+        "tied": [[a, b] for a, b in zip(reference, reference[1:], strict=False)
+                 if np.isclose(rates[bots.index(a)], rates[bots.index(b)])],  # never a strict rise
         **stats.stability(cs, bots, reference, grid, cfg.repetitions, cfg.seed, STORED_KEY[judge]),
     }  # fmt: skip
     delays = sorted({int(q.get("delay", 0)) for q in run.inquiries})

@@ -109,6 +109,10 @@ def _s_label(size: int, s: Mapping[str, Any]) -> str:
 def full_data_note(s: Mapping[str, Any]) -> str:
     """What the last point of the stability curve is: the full data, not a subsample."""
     n = s.get("all", s["grid"][-1])
+    if s.get("tied"):
+        pairs = ", ".join(f"{a} = {b}" for a, b in s["tied"])
+        return (f"the full data ties {pairs}: a tie is no strict rise, so no subsample, S = {n} (all) "
+                "included, ranks as the reference; 0% means the tied bots are not told apart")  # fmt: skip
     if s["reference_from"] == "full data":
         return (f"S = {n} (all) draws every conversation of a pair: the full data, ranked as the reference "
                 "by construction (100%); the curve's information is in the smaller S")  # fmt: skip
