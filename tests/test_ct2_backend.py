@@ -12,6 +12,7 @@ import pytest
 from consistest.core.errors import InputError
 from consistest.models.ct2_chat import CT2Settings, batches, generation_options
 from consistest.models.ct2_convert import MANIFEST, convert, read_manifest
+from consistest.models.hf_chat import HFSettings
 from consistest.models.registry import parse_model_spec
 
 
@@ -76,6 +77,8 @@ def test_batches(lengths, size: int, by_tokens: bool, want) -> None:
         ({"batch_size": 0}, "batch-size"),
         ({"threads": -1}, "threads"),
         ({"transcript": True, "chat_template": True}, "transcript"),
+        ({"system_prompt": "pirate"}, "system-prompt"),  # refused before the model loads, as for HF
+        ({"utterance_max_tokens": -1}, "utterance-max-tokens"),
         ({"device": "tpu"}, None),
     ],
 )
@@ -83,6 +86,10 @@ def test_settings_refused(kw, field) -> None:
     with pytest.raises(InputError) as e:
         CT2Settings(**kw)
     assert e.value.field == field
+    if "batch_type" not in kw and "threads" not in kw:  # the settings both local backends share
+        with pytest.raises(InputError) as e:
+            HFSettings(**kw)
+        assert e.value.field == field
 
 
 def test_threads_default_follows_omp(monkeypatch) -> None:

@@ -40,6 +40,7 @@ from consistest.models.rendering import (
     DEFAULT_SYSTEM_PROMPT,
     DEFAULT_TRANSCRIPT,
     RENDER_OPTIONS,
+    check_rendering,
 )
 
 USES_DECODING = True
@@ -73,10 +74,12 @@ class CT2Settings:
             raise InputError(f"must be at least 1, got {self.batch_size}", field="batch-size")
         if self.threads < 0:
             raise InputError(f"must be >= 0 (0: default), got {self.threads}", field="threads")
-        if self.utterance_max_tokens < 0:
-            raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
-        if self.transcript and self.chat_template:
-            raise InputError("--transcript and --chat-template exclude each other", field="transcript")
+        check_rendering(
+            chat_template=self.chat_template,
+            transcript=self.transcript,
+            system_prompt=self.system_prompt,
+            utterance_max_tokens=self.utterance_max_tokens,
+        )
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> CT2Settings:

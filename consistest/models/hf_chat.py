@@ -32,7 +32,7 @@ from consistest.models.rendering import (
     DEFAULT_SYSTEM_PROMPT,
     DEFAULT_TRANSCRIPT,
     RENDER_OPTIONS,
-    check_system_prompt,
+    check_rendering,
 )
 
 Device = Literal["auto", "cpu", "cuda"]
@@ -63,11 +63,12 @@ class HFSettings:
             raise InputError(f"unknown dtype {self.dtype!r}, expected one of {', '.join(DTYPES)}")
         if self.batch_size < 1:
             raise InputError(f"must be at least 1, got {self.batch_size}", field="batch-size")
-        if self.utterance_max_tokens < 0:
-            raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
-        check_system_prompt(self.system_prompt)
-        if self.transcript and self.chat_template:
-            raise InputError("--transcript and --chat-template exclude each other", field="transcript")
+        check_rendering(
+            chat_template=self.chat_template,
+            transcript=self.transcript,
+            system_prompt=self.system_prompt,
+            utterance_max_tokens=self.utterance_max_tokens,
+        )
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> HFSettings:

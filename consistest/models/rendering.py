@@ -102,6 +102,18 @@ def check_system_prompt(name: str) -> SystemPrompt:
     return name  # type: ignore[return-value]
 
 
+def check_rendering(
+    *, chat_template: bool, transcript: bool, system_prompt: str, utterance_max_tokens: int
+) -> None:
+    """The rendering settings every local backend shares, checked when its settings are made (not at the
+    first batch, after the model has loaded)."""
+    if utterance_max_tokens < 0:
+        raise InputError("must be >= 0 (0 = no cut)", field="utterance-max-tokens")
+    check_system_prompt(system_prompt)
+    if transcript and chat_template:
+        raise InputError("--transcript and --chat-template exclude each other", field="transcript")
+
+
 def system_message(persona: Sequence[str], prompt: str = DEFAULT_SYSTEM_PROMPT) -> str:
     """The system message: the named prompt with the persona sentences joined by spaces."""
     return _SYSTEM_TEMPLATES[check_system_prompt(prompt)].format(persona=" ".join(persona))
