@@ -73,6 +73,10 @@ def test_figures_and_intervals_by_hand() -> None:
     assert f["acc2"] == pytest.approx(100 * 4 / 6) and f["recall_contradiction"] == pytest.approx(100 * 2 / 3)
     assert f["recall_none"] == pytest.approx(100 * 2 / 3) and f["recall_history"] == 50.0
     assert f["recall_role"] is None and f["acc4"] == 50.0
+    assert f["balanced2"] == pytest.approx(100 * 2 / 3)  # (2/3 + 2/3) / 2
+    lopsided = point_figures(["none"] * 3 + ["history"], ["none"] * 4)  # always none: 75% but 50% balanced
+    assert lopsided["acc2"] == 75.0 and lopsided["balanced2"] == 50.0
+    assert point_figures(["none", "none"], ["none", "history"])["balanced2"] is None  # one class only
     ci = figures_with_intervals(gold, pred, n_boot=200)
     assert ci["acc2"]["ci"][0] <= ci["acc2"]["value"] <= ci["acc2"]["ci"][1]
     assert ci["recall_role"]["ci"] is None and ci["recall_history"]["n"] == 2

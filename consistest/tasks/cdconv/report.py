@@ -94,6 +94,10 @@ def render_metrics(rows: Mapping[str, Mapping[str, Any]], fmt: str = "table", si
 # ---------------------------------------------------------------- figures with bootstrap intervals
 FIGURES = (
     ("acc2", "2-class accuracy"),
+    (
+        "balanced2",
+        "2-class balanced accuracy",
+    ),  # the mean of the two recalls: accuracy at half contradictions
     ("recall_contradiction", "recall: contradiction"),
     ("recall_none", "recall: none"),
     ("acc4", "4-class accuracy"),
@@ -114,6 +118,8 @@ def point_figures(gold: Sequence[str], pred: Sequence[str]) -> dict[str, float |
     )
     for lab in DETECTOR_LABELS:
         out[f"recall_{lab}"] = m["recall"][lab] if m["support"][lab] else None
+    both = out["recall_contradiction"] is not None and out["recall_none"] is not None
+    out["balanced2"] = (out["recall_contradiction"] + out["recall_none"]) / 2 if both else None  # type: ignore[operator]
     return out
 
 
