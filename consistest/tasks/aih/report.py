@@ -111,8 +111,8 @@ def full_data_note(s: Mapping[str, Any]) -> str:
     n = s.get("all", s["grid"][-1])
     if s.get("tied"):
         pairs = ", ".join(f"{a} = {b}" for a, b in s["tied"])
-        return (f"the full data ties {pairs}: a tie is no strict rise, so no subsample, S = {n} (all) "
-                "included, ranks as the reference; 0% means the tied bots are not told apart")  # fmt: skip
+        return (f"the full data ties {pairs}: at S = {n} (all) a tie is no strict rise (0%); at smaller S "
+                "the share is how often chance breaks the tie the reference's way")  # fmt: skip
     if s["reference_from"] == "full data":
         return (f"S = {n} (all) draws every conversation of a pair: the full data, ranked as the reference "
                 "by construction (100%); the curve's information is in the smaller S")  # fmt: skip

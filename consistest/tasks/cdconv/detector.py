@@ -162,6 +162,11 @@ class Detector:
             raise InputError(
                 f"expected one of {', '.join(ARCHITECTURES)}, got {got}", path=str(spec), field="architecture"
             )
+        tau = info.get("tau")
+        if tau is not None and (
+            isinstance(tau, bool) or not isinstance(tau, int | float) or not 0 <= tau <= 1
+        ):
+            raise InputError(f"expected a number in [0, 1], got {tau!r}", path=str(spec), field="tau")
         if not isinstance(info.get("max_length"), int):
             raise InputError("expected an integer", path=str(spec), field="max_length")
         for st in STAGES[arch]:

@@ -192,6 +192,14 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     tests = {Path(p).name: read_dialogues(p, cfg.dataset) for p in cfg.tests}
     devs = {f"dev:{Path(p).name}": read_dialogues(p, cfg.dataset) for p in cfg.dev}
     parts = split_examples(cfg, examples)
+    if cfg.decision == "tau" and cfg.architecture != pw.ARCHITECTURE:  # fail before training, not after
+        labels = {
+            ex.label != "none" for v in (devs or {"dev": parts["dev"]}).values() for ex in v if ex.label
+        }
+        if labels != {True, False}:
+            raise InputError(
+                "--decision tau needs dev dialogues of both classes (--dev, or a dev split)", field="dev"
+            )
     data_hash = content_hash([(e.id, e.label, e.split) for e in examples], n=64)
     inputs = [*cfg.data, *cfg.tests, *cfg.dev, *cfg.nli_stage, *([cfg.dataset] if cfg.dataset else [])]
     identity = {**cfg.identity(), "data_hash": data_hash}
@@ -226,6 +234,7 @@ def _train(
     if cfg.decision == "tau":
         detector = det.Detector(out, batch_size=cfg.batch_size * 2, device=cfg.device)
         info.update(tau_on_dev(detector, devs or {"dev": parts["dev"]}))
+        del detector  # _evaluate loads its own
         info["signature"] = detector_signature(cfg, data_hash, info["tau"])
         det.write_detector_info(out, info)
         log.info(f"{cfg.architecture}: tau {info['tau']:.4f} ({TAU_RULE})", quiet=cfg.quiet)
