@@ -137,6 +137,11 @@ def test_share_ranked_needs_a_strict_order() -> None:
     rates = np.array([[0.1, 0.2, 0.3], [0.1, 0.1, 0.3], [0.3, 0.2, 0.1], [0.0, np.nan, 0.2]])
     assert stats.share_ranked(rates, ["a", "b", "c"], ["a", "b", "c"]) == 0.25
     assert stats.share_ranked(rates, ["a", "b", "c"], ["c", "b", "a"]) == 0.25
+    # rates equal but for float noise (1/3 summed two ways) are a tie, as in the report's "tied" list
+    noisy = np.array([[0.1 + 0.2, 0.3, 0.5], [0.1, 0.1 + 1e-12, 0.5], [0.1, 0.2, 0.5]])
+    assert noisy[0, 0] > noisy[0, 1] and noisy[1, 1] > noisy[1, 0]
+    assert stats.share_ranked(noisy, ["a", "b", "c"], ["b", "a", "c"]) == 0.0
+    assert stats.share_ranked(noisy, ["a", "b", "c"], ["a", "b", "c"]) == pytest.approx(1 / 3)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,7 @@ from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.cdconv import detect_layout, read_cdconv, read_examples
 from consistest.data.decode_reader import make_example, read_decode
-from consistest.tasks.cdconv.detector import STAGES, Stage, decide, stage_label, view
+from consistest.tasks.cdconv.detector import STAGES, Detector, Stage, decide, stage_label, view
 from consistest.tasks.cdconv.inputs import read_dialogues
 from consistest.tasks.cdconv.report import detector_metrics
 from consistest.tasks.cdconv.train import split_of
@@ -172,6 +172,7 @@ def test_decisions() -> None:
 
 HIER = STAGES["hierarchical"]
 FLAT = (Stage("flatten", "all", ("none", "intra", "role", "history")),)
+PAIR = STAGES["pair"]
 
 
 @pytest.mark.parametrize(
@@ -186,6 +187,14 @@ FLAT = (Stage("flatten", "all", ("none", "intra", "role", "history")),)
         (HIER, {"intra": [0.8, 0.2], "role": [0.7, 0.3], "history": [0.6, 0.4]}, None, "none", 0.664),
         (HIER, {"intra": [0.8, 0.2], "role": [0.7, 0.3], "history": [0.6, 0.4]}, 0.5, "history", 0.664),
         (HIER, {"intra": [0.8, 0.2], "role": [0.7, 0.3], "history": [0.6, 0.4]}, 0.7, "none", 0.664),
+        # tau on a cascade takes the most probable category, not the first stage over 0.5
+        (HIER, {"intra": [0.4, 0.6], "role": [0.9, 0.1], "history": [0.2, 0.8]}, None, "intra", 0.928),
+        (HIER, {"intra": [0.4, 0.6], "role": [0.9, 0.1], "history": [0.2, 0.8]}, 0.5, "history", 0.928),
+        # pair (the English recipe): P(contradiction) = 0.15; argmax says none, tau 0.1 the top category
+        (PAIR, {"pair": [0.85, 0.05, 0.02, 0.08]}, None, "none", 0.15),
+        (PAIR, {"pair": [0.85, 0.05, 0.02, 0.08]}, 0.1062, "history", 0.15),
+        (PAIR, {"pair": [0.85, 0.08, 0.02, 0.05]}, 0.1062, "intra", 0.15),
+        (PAIR, {"pair": [0.95, 0.01, 0.02, 0.02]}, 0.1062, "none", 0.05),
     ],
 )
 def test_decisions_with_a_threshold(stages, probs, tau, category, contradiction) -> None:
@@ -262,6 +271,11 @@ def test_decision_tau_reuses_the_trained_stages_and_is_kept_with_the_detector(tm
     assert res.exit_code == 0, res.output
     for row in map(json.loads, preds.read_text().splitlines()):
         assert (row["category"] != "none") == (row["contradiction_probability"] > info["tau"])
+    back = CliRunner().invoke(main, args[:-1])  # argmax again: the stored tau goes, the stages stay
+    assert back.exit_code == 0, back.output
+    assert "resuming from" in back.stderr and "|tau:" not in back.output
+    info = json.loads((out / "detector.json").read_text())
+    assert "tau" not in info and "tau" not in info["signature"]
 
 
 @pytest.mark.slow
@@ -306,3 +320,27 @@ def test_real_cdconv_counts(shared_data: Path) -> None:
         3056,
     ]
     assert len({e.context for e in ex}) == 5606 and len({e.id for e in ex}) == 11660
+
+
+@pytest.mark.parametrize("tau", ["high", True, 1.5, -0.1, None])
+def test_a_detector_json_with_a_malformed_tau_is_refused(tmp_path: Path, tau) -> None:
+    info = {"architecture": "pair", "max_length": 64, "tau": tau}
+    (tmp_path / "detector.json").write_text(json.dumps(info))
+    (tmp_path / "pair").mkdir()
+    (tmp_path / "pair" / "config.json").write_text("{}")
+    if tau is None:  # no threshold stored: argmax, a valid detector
+        assert Detector.read_info(tmp_path)["tau"] is None
+        return
+    with pytest.raises(InputError, match=r"detector\.json.*'tau'.*expected a number in \[0, 1\]"):
+        Detector.read_info(tmp_path)
+
+
+def test_decision_tau_with_a_one_class_dev_fails_before_training(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(24))
+    dev = write_jsonl(tmp_path / "dev.jsonl", [r for r in cdconv_rows(24) if r["label"] == 0])
+    out = tmp_path / "det"
+    args = ["train-detector", "--architecture", "pair", "--data", str(data), "--dev", str(dev)]
+    args += ["--out", str(out), "--base", "scratch-1x32", "--decision", "tau", "-q"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code != 0 and "needs dev dialogues of both classes" in res.output + res.stderr
+    assert not out.exists()

@@ -51,10 +51,25 @@ def test_reads_nli_and_dnli_layouts(tmp_path) -> None:
     assert read_nli_file(anli) == read_nli_file(dnli)
 
 
+def test_integer_labels_are_read_as_the_hub_nli_datasets_number_them(tmp_path) -> None:
+    # load_dataset("snli").to_json(...) writes 0 entailment, 1 neutral, 2 contradiction, -1 no gold label
+    rows = [{"premise": "i am 30 .", "hypothesis": h, "label": lab} for h, lab in
+            (("i am thirty .", 0), ("i like dogs .", 1), ("i am 45 .", 2))]  # fmt: skip
+    named = [{**r, "label": n} for r, n in zip(rows, ("entailment", "neutral", "contradiction"), strict=True)]
+    ints = read_nli_file(write_jsonl(tmp_path / "ints.jsonl", rows))
+    assert ints == read_nli_file(write_jsonl(tmp_path / "names.jsonl", named))
+    assert [ID2LABEL[e.label] for e in ints] == ["entailment", "neutral", "contradiction"]
+    bad = write_jsonl(tmp_path / "gold.jsonl", [*rows, {**rows[0], "label": -1}])
+    with pytest.raises(InputError, match=r"line 4.*'label'.*no gold label"):
+        read_nli_file(bad)
+
+
 @pytest.mark.parametrize(
     ("row", "field", "line"),
     [
         ({"premise": "a", "hypothesis": "b", "label": "maybe"}, "label", 2),
+        ({"premise": "a", "hypothesis": "b", "label": 3}, "label", 2),
+        ({"premise": "a", "hypothesis": "b", "label": True}, "label", 2),
         ({"premise": "a", "hypothesis": "b"}, "label", 2),
         ({"premise": "a", "label": "neutral"}, "hypothesis", 2),
         ({"premise": "", "hypothesis": "b", "label": "neutral"}, "premise", 2),

@@ -38,17 +38,28 @@ class NLIExample:
     label: int
 
 
+# Integer labels as the published NLI datasets number them (SNLI, MultiNLI, ANLI on the hub and their
+# exports: 0 entailment, 1 neutral, 2 contradiction), not as our model ids, which put contradiction first.
+HUB_INT_LABELS: dict[int, str] = {0: "entailment", 1: "neutral", 2: "contradiction"}
+
+
 def parse_nli_label(value: Any, path: str, record: str) -> int:
-    """Label name (any case) or id 0/1/2 -> model id; anything else is an InputError."""
-    if isinstance(value, int) and not isinstance(value, bool) and value in ID2LABEL:
-        return value
+    """Label name (any case) or integer in the hub datasets' numbering (``HUB_INT_LABELS``) -> model id;
+    anything else (SNLI's -1, "no gold label", included) is an InputError."""
+    where = {"path": path, "record": record, "field": "label"}
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value not in HUB_INT_LABELS:
+            hint = " (SNLI's 'no gold label': drop these rows)" if value == -1 else ""
+            raise InputError(
+                f"unknown label {value}{hint}; integers: 0 entailment, 1 neutral, 2 contradiction", **where
+            )
+        return LABEL2ID[HUB_INT_LABELS[value]]
     name = LABEL_ALIASES.get(str(value).strip().lower()) if isinstance(value, str) else None
     if name is None:
         raise InputError(
-            f"unknown label {value!r} (use entailment/neutral/contradiction, positive/negative, or e/n/c)",
-            path=path,
-            record=record,
-            field="label",
+            f"unknown label {value!r} (use entailment/neutral/contradiction, positive/negative, e/n/c, "
+            "or 0/1/2 as the hub's NLI datasets number them)",
+            **where,
         )
     return LABEL2ID[name]
 

@@ -92,11 +92,13 @@ def ranked(rates: Sequence[float], bots: Sequence[str]) -> list[str]:
 
 
 def share_ranked(rates: Any, bots: Sequence[str], reference: Sequence[str]) -> float:
-    """The share of repetitions (rows of ``rates``) whose rates rise strictly along ``reference``."""
+    """The share of repetitions (rows of ``rates``) whose rates rise strictly along ``reference``; rates
+    equal up to float noise (``np.isclose``, as the report's ties) are no rise."""
     import numpy as np
 
-    idx = [list(bots).index(b) for b in reference]
-    return float(np.all(np.diff(rates[:, idx], axis=1) > 0, axis=1).mean())
+    vals = rates[:, [list(bots).index(b) for b in reference]]
+    rise = (np.diff(vals, axis=1) > 0) & ~np.isclose(vals[:, 1:], vals[:, :-1])
+    return float(np.all(rise, axis=1).mean())
 
 
 def stability(
