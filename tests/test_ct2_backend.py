@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 
 from consistest.core.errors import InputError
-from consistest.models.ct2_chat import CT2Settings, batches, generation_options
+from consistest.models.ct2_chat import CT2Settings, batches, engine_call, generation_options
 from consistest.models.ct2_convert import MANIFEST, convert, read_manifest
 from consistest.models.hf_chat import HFSettings
 from consistest.models.registry import parse_model_spec
@@ -156,3 +156,20 @@ def test_convert_refuses_before_writing(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not a consistest models convert output"):
         convert(str(src), busy)
     assert (busy / "notes.txt").read_text() == "mine"
+
+
+def test_a_cuda_library_ctranslate2_cannot_load_is_one_line_saying_what_to_install() -> None:
+    # what CTranslate2 4.8.5 raised at the first batch on a CUDA 13 machine without CUDA 12's cuBLAS
+    def first_batch(*_a, **_k):
+        raise RuntimeError("Library libcublas.so.12 is not found or cannot be loaded")
+
+    with pytest.raises(InputError, match=r"libcublas\.so\.12.*nvidia-cublas-cu12.*--device cpu") as e:
+        engine_call(first_batch, [["a"]], max_length=3)
+    assert e.value.field == "device" and "\n" not in str(e.value)
+
+    def other(*_a, **_k):
+        raise RuntimeError("out of memory")
+
+    with pytest.raises(RuntimeError, match="out of memory"):  # other engine errors are not reworded
+        engine_call(other)
+    assert engine_call(lambda x, *, y: x + y, 1, y=2) == 3

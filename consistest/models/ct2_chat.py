@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from collections.abc import Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, fields
@@ -266,23 +267,48 @@ class CT2ChatModel(HFEncoding):
         if gen.get("suppress_ids"):
             kw["suppress_sequences"] = [[t] for t in self.tok.convert_ids_to_tokens(gen["suppress_ids"])]
         if self.decoder_only:
-            res = self.engine.generate_batch(
-                tokens, max_length=dec.max_new_tokens, include_prompt_in_result=False,
-                min_length=gen.get("min_new_tokens", 0), **kw,
+            res = engine_call(
+                self.engine.generate_batch, tokens, max_length=dec.max_new_tokens,
+                include_prompt_in_result=False, min_length=gen.get("min_new_tokens", 0), **kw,
             )  # fmt: skip
             return [self._decode(r.sequences_ids[0]) for r in res]
         prefix = None
         if "forced_bos" in gen:
             prefix = [[self.tok.convert_ids_to_tokens(gen["forced_bos"])]] * len(tokens)
         longest = dec.max_new_tokens - (1 if gen.get("forced_eos") else 0)  # HF forces EOS as the last token
-        res = self.engine.translate_batch(tokens, prefix, max_decoding_length=max(longest, 1),
-                                          min_decoding_length=gen.get("min_new_tokens", 0),
-                                          max_input_length=0, **kw)  # fmt: skip
+        res = engine_call(
+            self.engine.translate_batch, tokens, prefix, max_decoding_length=max(longest, 1),
+            min_decoding_length=gen.get("min_new_tokens", 0), max_input_length=0, **kw,
+        )  # fmt: skip
         texts = []
         for r in res:
             ids = self.tok.convert_tokens_to_ids(r.hypotheses[0])[:longest]
             texts.append(self._decode([self.start, *ids]))  # as generate's rows begin
         return texts
+
+
+def engine_call(fn: Any, *args: Any, **kw: Any) -> Any:
+    """Call CTranslate2; a CUDA library it cannot load (its wheels are built against CUDA 12 and cuDNN 9,
+    loaded at the first batch, not at load time) becomes one line saying what to install."""
+    try:
+        return fn(*args, **kw)
+    except RuntimeError as e:
+        if (err := missing_library(e)) is not None:
+            raise err from None
+        raise
+
+
+def missing_library(err: BaseException) -> InputError | None:
+    """The InputError for CTranslate2's "Library X is not found or cannot be loaded", else None."""
+    m = re.search(r"Library (\S+) is not found or cannot be loaded", str(err))
+    if m is None:
+        return None
+    return InputError(
+        f"CTranslate2 on CUDA cannot load {m[1]}: its wheels need CUDA 12's cuBLAS and cuDNN 9 (for example "
+        "pip install nvidia-cublas-cu12 nvidia-cudnn-cu12, their lib folders on LD_LIBRARY_PATH), "
+        "or run it with --device cpu",
+        field="device",
+    )
 
 
 def _hf_parts(folder: str) -> tuple[Any, Any, Any]:
