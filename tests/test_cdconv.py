@@ -271,11 +271,41 @@ def test_decision_tau_reuses_the_trained_stages_and_is_kept_with_the_detector(tm
     assert res.exit_code == 0, res.output
     for row in map(json.loads, preds.read_text().splitlines()):
         assert (row["category"] != "none") == (row["contradiction_probability"] > info["tau"])
+    assert "|dev:" + info["tau_dev_hash"] + "|" in info["signature"]
     back = CliRunner().invoke(main, args[:-1])  # argmax again: the stored tau goes, the stages stay
     assert back.exit_code == 0, back.output
     assert "resuming from" in back.stderr and "|tau:" not in back.output
     info = json.loads((out / "detector.json").read_text())
     assert "tau" not in info and "tau" not in info["signature"]
+    assert {p.name for p in out.glob("predictions-*.jsonl")} <= {"predictions-test.jsonl"}
+
+
+@pytest.mark.slow
+def test_an_interrupted_tau_run_leaves_the_earlier_detector_whole_and_no_stale_predictions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from consistest.tasks.cdconv import train
+
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(48))
+    out = tmp_path / "pair"
+    args = ["train-detector", "--architecture", "pair", "--data", str(data), "--out", str(out)]
+    args += ["--base", "scratch-1x32", "--epochs", "1", "--batch-size", "8", "--max-length", "48", "-q"]
+    res = CliRunner().invoke(main, [*args, "--decision", "tau", "--test", str(DECODE_STYLE)])
+    assert res.exit_code == 0, res.output
+    assert (out / "predictions-decode_style.jsonl").is_file()
+    before = (out / "detector.json").read_bytes()
+
+    def interrupted(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(train, "tau_on_dev", interrupted)
+    CliRunner().invoke(main, [*args, "--decision", "tau"])
+    assert (out / "detector.json").read_bytes() == before  # never rewritten without its tau
+    monkeypatch.undo()
+    res = CliRunner().invoke(main, args)  # argmax, no --test: the tau run's test predictions go
+    assert res.exit_code == 0, res.output
+    assert not (out / "predictions-decode_style.jsonl").exists()
+    assert (out / "predictions-test.jsonl").is_file()
 
 
 @pytest.mark.slow
@@ -299,6 +329,16 @@ def test_nli_first_stage(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert (tmp_path / "m" / "nli-stage" / "config.json").is_file() and "|nli-stage:" in res.output
     assert "nli-stage:none" not in res.output
+    # the same file name, other labels: another detector, not a resume of the old one under its signature
+    rows = [json.loads(x) for x in nli.read_text().splitlines()]
+    write_jsonl(nli, [{**r, "label": "entailment"} for r in rows])
+    again = [*args, "--out", str(tmp_path / "m"), "--base", "scratch-1x32", "--epochs", "1", "-q"]
+    res2 = CliRunner().invoke(main, again)
+    assert res2.exit_code != 0 and "--overwrite" in res2.output + res2.stderr
+    res3 = CliRunner().invoke(main, [*again, "--overwrite"])
+    assert res3.exit_code == 0, res3.output
+    sig = lambda out: next(p for p in out.split("|") if p.startswith("nli-stage:"))  # noqa: E731
+    assert sig(res3.output) != sig(res.output)
 
 
 def test_detect_refuses_a_folder_that_is_no_detector(tmp_path: Path) -> None:
@@ -344,3 +384,38 @@ def test_decision_tau_with_a_one_class_dev_fails_before_training(tmp_path: Path)
     res = CliRunner().invoke(main, args)
     assert res.exit_code != 0 and "needs dev dialogues of both classes" in res.output + res.stderr
     assert not out.exists()
+
+
+def test_the_signature_names_tau_to_six_digits_with_its_dev_set() -> None:
+    from consistest.tasks.cdconv.train import TrainDetectorConfig, detector_signature
+
+    cfg = TrainDetectorConfig(architecture="pair", data=("x.jsonl",), out="o")
+    low = detector_signature(cfg, "d" * 12, tau={"tau": 0.00004, "tau_dev_hash": "abc"})
+    lower = detector_signature(cfg, "d" * 12, tau={"tau": 0.0000049, "tau_dev_hash": "abc"})
+    assert low != lower and "|tau:4e-05|dev:abc|" in low
+    assert "|tau:0.106219|" in detector_signature(cfg, "d" * 12, tau={"tau": 0.1062191, "tau_dev_hash": "a"})
+    assert "tau" not in detector_signature(cfg, "d" * 12) and "|nli-stage:none|" in detector_signature(
+        cfg, "d"
+    )
+
+
+def test_the_data_hash_covers_personas_and_leaves_persona_free_data_as_it_was() -> None:
+    from consistest.tasks.cdconv.train import _hashed
+
+    a = make_example(["do you have a dog ?", "yes"], "none", persona=["i have a dog ."])
+    b = make_example(["do you have a dog ?", "yes"], "none", persona=["i have a cat ."])
+    c = make_example(["do you have a dog ?", "yes"], "none")
+    assert a.id == b.id and _hashed(a) != _hashed(b)
+    assert _hashed(c) == (c.id, c.label, c.split)
+
+
+@pytest.mark.parametrize("tau", [True, 1.5, "0.1", None])
+def test_an_nli_pairs_detector_with_a_malformed_tau_is_refused_before_loading_its_guard(
+    tmp_path: Path, tau
+) -> None:
+    from consistest.tasks.cdconv.pairwise import load_detector
+
+    info = {"architecture": "nli-pairs", "guard": str(tmp_path / "no-such-guard"), "tau": tau}
+    (tmp_path / "detector.json").write_text(json.dumps(info))
+    with pytest.raises(InputError, match=r"'tau'.*expected a number in \[0, 1\]"):
+        load_detector(tmp_path)

@@ -39,8 +39,8 @@ ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
     "--dev",
     "dev",
     multiple=True,
-    help="Extra labelled dev sets, used whole (nli-pairs picks tau on them, else on the dev split of "
-    "--data; the trained architectures report them); repeatable.",
+    help="Extra labelled dev sets, used whole: tau is picked on them (nli-pairs, and --decision tau), else "
+    "on the dev split of --data; they are reported too; repeatable.",
 )
 @click.option(
     "--dataset",

@@ -130,11 +130,20 @@ def architecture_of(info: dict[str, Any]) -> str | None:
 class Detector:
     """A trained detector directory (``DETECTOR_FILE`` + one model folder per stage) ready to predict."""
 
-    def __init__(self, directory: str | Path, *, batch_size: int = 64, device: str = "cpu") -> None:
+    def __init__(
+        self,
+        directory: str | Path,
+        *,
+        batch_size: int = 64,
+        device: str = "cpu",
+        info: dict[str, Any] | None = None,
+    ) -> None:
+        """``info``: the content of ``DETECTOR_FILE`` when it is not written yet (train-detector picks tau
+        before writing it once, so an interrupted run never leaves a detector without its threshold)."""
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.dir = Path(directory)
-        self.info = self.read_info(self.dir)
+        self.info = self.read_info(self.dir) if info is None else self.check_info(info, self.dir)
         self.architecture: Architecture = architecture_of(self.info)  # type: ignore[assignment]
         self.stages = STAGES[self.architecture]
         self.batch_size, self.device = batch_size, device
@@ -156,17 +165,18 @@ class Detector:
         spec = Path(directory) / DETECTOR_FILE
         if not spec.is_file():
             raise InputError(f"not a trained detector (no {DETECTOR_FILE})", path=str(directory))
-        info = read_manifest(spec)
+        return Detector.check_info(read_manifest(spec), Path(directory))
+
+    @staticmethod
+    def check_info(info: dict[str, Any], directory: Path) -> dict[str, Any]:
+        """A detector's settings checked (see ``read_info``); errors name ``DETECTOR_FILE``."""
+        spec = Path(directory) / DETECTOR_FILE
         if (arch := architecture_of(info)) not in STAGES:
             got = repr(arch) if arch is not None else "nothing"
             raise InputError(
                 f"expected one of {', '.join(ARCHITECTURES)}, got {got}", path=str(spec), field="architecture"
             )
-        tau = info.get("tau")
-        if tau is not None and (
-            isinstance(tau, bool) or not isinstance(tau, int | float) or not 0 <= tau <= 1
-        ):
-            raise InputError(f"expected a number in [0, 1], got {tau!r}", path=str(spec), field="tau")
+        check_tau(info.get("tau"), spec)
         if not isinstance(info.get("max_length"), int):
             raise InputError("expected an integer", path=str(spec), field="max_length")
         for st in STAGES[arch]:
@@ -211,6 +221,14 @@ class Detector:
 
     def contradiction_scores(self, examples: Sequence[DialogueExample]) -> list[float]:
         return [p.contradiction_probability for p in self.predict(examples)]
+
+
+def check_tau(tau: Any, spec: Path, required: bool = False) -> None:
+    """A stored threshold is a number in [0, 1] (absent: argmax, unless ``required``)."""
+    if tau is None and not required:
+        return
+    if isinstance(tau, bool) or not isinstance(tau, int | float) or not 0 <= tau <= 1:
+        raise InputError(f"expected a number in [0, 1], got {tau!r}", path=str(spec), field="tau")
 
 
 def decide(

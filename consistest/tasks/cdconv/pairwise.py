@@ -24,7 +24,7 @@ from consistest.core.io import read_json
 from consistest.core.records import DialogueExample
 from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
-from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction
+from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
 from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
 
 ARCHITECTURE = "nli-pairs"
@@ -108,6 +108,7 @@ class PairwiseDetector:
 
         self.dir = Path(directory)
         self.info: dict[str, Any] = read_json(self.dir / DETECTOR_FILE)
+        check_tau(self.info.get("tau"), self.dir / DETECTOR_FILE, required=True)  # before loading the guard
         spec = nli or self.info["guard"]
         guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
         if not isinstance(guard, ProbabilisticNLI):

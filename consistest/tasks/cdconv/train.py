@@ -104,23 +104,25 @@ def split_examples(
     return parts
 
 
-def detector_signature(cfg: TrainDetectorConfig, data_hash: str, tau: float | None = None) -> str:
-    """The architecture (signature part ``method``, its first name), encoder, first stage, training data
-    and split, seed and schedule, and the threshold when one was picked on dev."""
-    nli = content_hash(sorted(Path(p).name for p in cfg.nli_stage))[:8] if cfg.nli_stage else "none"
+def detector_signature(
+    cfg: TrainDetectorConfig, data_hash: str, nli_hash: str = "none", tau: dict[str, Any] | None = None
+) -> str:
+    """The architecture (signature part ``method``, its first name), encoder, first stage (a hash of its
+    pairs), training data and split, seed and schedule, and the threshold with the dev set it was picked
+    on (``tau_on_dev``'s result), when one was."""
     return make_signature(
         [
             ("task", "cdconv"),
             ("method", cfg.architecture),  # the part keeps its name: signatures stay comparable
             ("base", Path(cfg.base).name if Path(cfg.base).is_dir() else cfg.base),
-            ("nli-stage", nli),
+            ("nli-stage", nli_hash[:8]),
             ("data", data_hash[:12]),
             ("split", f"{cfg.split_by}-{cfg.split_seed}"),
             ("seed", cfg.seed),
             ("ep", cfg.epochs),
             ("len", cfg.max_length),
             ("persona", "yes" if cfg.persona else "no"),
-            *([("tau", f"{tau:.4f}")] if tau is not None else []),
+            *([("tau", f"{tau['tau']:.6g}"), ("dev", tau["tau_dev_hash"])] if tau else []),
         ]
     )
 
@@ -200,11 +202,19 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
             raise InputError(
                 "--decision tau needs dev dialogues of both classes (--dev, or a dev split)", field="dev"
             )
-    data_hash = content_hash([(e.id, e.label, e.split) for e in examples], n=64)
+    data_hash = content_hash([_hashed(e) for e in examples], n=64)
+    first = nli_pairs(cfg) if cfg.architecture != pw.ARCHITECTURE else []
+    nli_hash = content_hash([(e.premise, e.hypothesis, e.label) for e in first]) if first else "none"
     inputs = [*cfg.data, *cfg.tests, *cfg.dev, *cfg.nli_stage, *([cfg.dataset] if cfg.dataset else [])]
-    identity = {**cfg.identity(), "data_hash": data_hash}
+    identity = {**cfg.identity(), "data_hash": data_hash, **({"nli_stage_hash": nli_hash} if first else {})}
     with training_dir(cfg.out, identity, parts["train"], inputs=inputs, overwrite=cfg.overwrite) as out:
-        return _train(cfg, parts, devs, tests, out, data_hash)
+        return _train(cfg, parts, devs, tests, out, (data_hash, nli_hash), first)
+
+
+def _hashed(ex: DialogueExample) -> tuple[Any, ...]:
+    """What of an example the data hash covers: its id (turns, label, origin), split and, where it has
+    one, the speaker's persona, which the history views read (data without personas hashes as before)."""
+    return (ex.id, ex.label, ex.split, *([list(ex.persona)] if ex.persona else []))
 
 
 def _train(
@@ -213,13 +223,14 @@ def _train(
     devs: dict[str, list[DialogueExample]],
     tests: dict[str, list[DialogueExample]],
     out: Path,
-    data_hash: str,
+    hashes: tuple[str, str],
+    first: list[NLIExample],
 ) -> dict[str, Any]:
     log.info(" ".join(f"{k}={len(v)}" for k, v in parts.items()), quiet=cfg.quiet)
     if cfg.architecture == pw.ARCHITECTURE:
         return calibrate_pairs(cfg, parts, devs, tests, out)
-    history = train_stages(cfg, parts, out, data_hash)
-    signature = detector_signature(cfg, data_hash)
+    history = train_stages(cfg, parts, out, hashes, first)
+    signature = detector_signature(cfg, *hashes)
     info = {
         "architecture": cfg.architecture,
         "base": cfg.base,
@@ -230,14 +241,13 @@ def _train(
         "config": {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")},
         "counts": {k: len(v) for k, v in parts.items()},
     }
-    det.write_detector_info(out, info)
-    if cfg.decision == "tau":
-        detector = det.Detector(out, batch_size=cfg.batch_size * 2, device=cfg.device)
+    if cfg.decision == "tau":  # picked before detector.json is written, so it is written once, whole
+        detector = det.Detector(out, batch_size=cfg.batch_size * 2, device=cfg.device, info=info)
         info.update(tau_on_dev(detector, devs or {"dev": parts["dev"]}))
         del detector  # _evaluate loads its own
-        info["signature"] = detector_signature(cfg, data_hash, info["tau"])
-        det.write_detector_info(out, info)
-        log.info(f"{cfg.architecture}: tau {info['tau']:.4f} ({TAU_RULE})", quiet=cfg.quiet)
+        info["signature"] = detector_signature(cfg, *hashes, tau=info)
+        log.info(f"{cfg.architecture}: tau {info['tau']:.6g} ({TAU_RULE})", quiet=cfg.quiet)
+    det.write_detector_info(out, info)
     return _evaluate(cfg, out, {**info, "training": history}, {**devs, **tests}, parts["test"])
 
 
@@ -256,7 +266,7 @@ def calibrate_pairs(
     info["config"] = {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")}
     info["counts"] = {k: len(v) for k, v in parts.items()}
     det.write_detector_info(out, info)
-    log.info(f"nli-pairs: tau {info['tau']:.4f} ({TAU_RULE})", quiet=cfg.quiet)
+    log.info(f"nli-pairs: tau {info['tau']:.6g} ({TAU_RULE})", quiet=cfg.quiet)
     shown = {**({"dev": parts["dev"]} if devs and parts["dev"] else {}), **devs, **tests}
     return _evaluate(cfg, out, info, shown, parts["test"])
 
@@ -271,6 +281,9 @@ def _evaluate(
     """Figures and predictions on the test split and the extra sets; OUT/metrics.json."""
     sets = {"test": test_split, **sets} if test_split else sets
     results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
+    written = {out / f"predictions-{name.replace(':', '-').removesuffix('.jsonl')}.jsonl" for name in preds}
+    for stale in set(out.glob("predictions-*.jsonl")) - written:  # an earlier run's sets, other settings
+        stale.unlink()
     for name, rows in preds.items():
         stem = name.replace(":", "-").removesuffix(".jsonl")  # a set named by its file: no .jsonl.jsonl
         atomic_write_jsonl(out / f"predictions-{stem}.jsonl", rows)
@@ -280,11 +293,14 @@ def _evaluate(
 
 
 def train_stages(
-    cfg: TrainDetectorConfig, parts: dict[str, list[DialogueExample]], out: Path, data_hash: str
+    cfg: TrainDetectorConfig,
+    parts: dict[str, list[DialogueExample]],
+    out: Path,
+    hashes: tuple[str, str],
+    first: list[NLIExample],
 ) -> dict[str, Any]:
-    """The optional NLI first stage, then each classifier of the architecture (each resumable): their
-    histories."""
-    first = nli_pairs(cfg)
+    """The optional NLI first stage (``first``: its pairs), then each classifier of the architecture (each
+    resumable, its identity naming the data and the first stage's pairs): their histories."""
     texts = [t for ex in parts["train"] for t in (*ex.turns, *ex.persona)] + [
         t for e in first for t in (e.premise, e.hypothesis)
     ]
@@ -296,7 +312,7 @@ def train_stages(
     for stage in det.STAGES[cfg.architecture]:
         train = det.stage_examples(stage, parts["train"], sep, cfg.persona)
         dev = {"dev": det.stage_examples(stage, parts["dev"], sep, cfg.persona)} if parts["dev"] else {}
-        identity = content_hash(stage.name, cfg.identity(), data_hash)
+        identity = content_hash(stage.name, cfg.identity(), *hashes[: 1 + (hashes[1] != "none")])
         log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
         res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
         history[stage.name] = {"steps": res.steps, "history": res.history, "dev": res.dev}
