@@ -139,6 +139,9 @@ def test_spec_options_and_signature_name(tmp_path: Path) -> None:
         settings["quantization"] == "int8" and settings["engine"] == f"ctranslate2-{ctranslate2.__version__}"
     )
     assert "threads" not in settings and "batch_size" not in settings  # they do not change a reply
+    # converted again from another model: other settings, so a run of the first model does not resume
+    write_manifest(folder, source="another-model")
+    assert parse_model_spec(f"ct2:{folder}").settings()["source"] == "another-model" != settings["source"]
     plain = parse_model_spec("baseline:generic")
     assert plain.name == "baseline:generic"  # backends without an engine tag keep their name
 

@@ -114,8 +114,9 @@ def _render_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
-    """What changes a reply: rendering, engine version, quantization and decoding (not device, batching or
-    threads)."""
+    """What changes a reply: rendering, the converted model (its source, as the manifest names it, so a
+    folder converted again from another model does not resume a run of the first), engine version,
+    quantization and decoding (not device, batching or threads)."""
     r = CT2Settings.from_options(options)
     m = read_manifest(name)
     return {
@@ -124,6 +125,7 @@ def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[
         "chat_template": r.chat_template,
         **({"system_prompt": r.system_prompt} if r.chat_template else {}),
         **({"transcript": DEFAULT_TRANSCRIPT} if r.transcript else {}),
+        "source": m.source,
         "engine": f"ctranslate2-{engine_version()}",
         "quantization": m.quantization,
         **decoding.settings(),
