@@ -149,6 +149,30 @@ def test_persona_closes_the_history_views(kind, expected) -> None:
 
 
 @pytest.mark.parametrize(
+    ("turns", "persona", "expected"),
+    [
+        (["u1", "b1", "u2", "b2"], (), ("b1 | u2", "b2")),
+        (["u1", "b1", "u2", "b2"], ("i am tall .",), ("b1 | i am tall . | u2", "b2")),  # question last
+        (["u2", "b2"], ("i ski",), ("i ski | u2", "b2")),
+        (["b2"], (), ("", "b2")),  # no user turn to read
+    ],
+)
+def test_the_pair_view_with_the_user_turn_reads_the_question_right_before_the_answer(
+    turns, persona, expected
+) -> None:
+    assert view(turns, "pair", persona=persona, user=True) == expected
+    assert view(turns, "all", persona=persona, user=True) == view(turns, "all", persona=persona)  # pair only
+
+
+def test_user_turn_is_refused_for_other_architectures(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(8))
+    args = ["train-detector", "--architecture", "flatten", "--data", str(data), "--out", str(tmp_path / "o")]
+    res = CliRunner().invoke(main, [*args, "--user-turn"])
+    assert res.exit_code != 0 and "--user-turn is a setting of the pair view" in res.output + res.stderr
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
     ("stage", "label", "expected"),
     [("intra", "intra", 1), ("intra", "role", 0), ("role", "intra", None), ("role", "role", 1),
      ("role", "history", 0), ("history", "role", None), ("history", "history", 1), ("history", "none", 0)],
@@ -419,3 +443,16 @@ def test_an_nli_pairs_detector_with_a_malformed_tau_is_refused_before_loading_it
     (tmp_path / "detector.json").write_text(json.dumps(info))
     with pytest.raises(InputError, match=r"'tau'.*expected a number in \[0, 1\]"):
         load_detector(tmp_path)
+
+
+@pytest.mark.slow
+def test_a_pair_detector_trained_with_the_user_turn_reads_it_when_detecting(tmp_path: Path) -> None:
+    data = write_jsonl(tmp_path / "c.jsonl", cdconv_rows(24))
+    out = tmp_path / "pair-user"
+    args = ["train-detector", "--architecture", "pair", "--data", str(data), "--out", str(out), "--user-turn"]
+    args += ["--base", "scratch-1x32", "--epochs", "1", "--batch-size", "8", "--max-length", "48", "-q"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    assert "|persona:yes|user:yes|" in res.output
+    assert json.loads((out / "detector.json").read_text())["user_turn"] is True
+    assert Detector(out).user is True

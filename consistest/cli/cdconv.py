@@ -98,6 +98,13 @@ ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
     "first, where the data has them (DECODE agents, detector-pairs, ConsisTest items).",
 )
 @click.option(
+    "--user-turn/--no-user-turn",
+    default=False,
+    show_default=True,
+    help="pair: also read the user's turn the judged one answers (after the persona), so that a short "
+    "answer ('no') is read with its question; named in the signature (user:yes).",
+)
+@click.option(
     "--decision",
     type=click.Choice(["argmax", "tau"]),
     default="argmax",

@@ -56,11 +56,14 @@ STAGES: dict[Architecture, tuple[Stage, ...]] = {
 }
 
 
-def view(turns: Sequence[str], kind: View, sep: str = SEP, persona: Sequence[str] = ()) -> tuple[str, str]:
+def view(
+    turns: Sequence[str], kind: View, sep: str = SEP, persona: Sequence[str] = (), user: bool = False
+) -> tuple[str, str]:
     """(context, last turn) as a classifier reads them; missing turns are empty strings. The speaker's
     persona sentences, when given, close the context of the views that look for history contradictions
     (``pair`` and ``all``), right before the judged turn, so that cutting long inputs from the left drops
-    the oldest turns first and the persona last."""
+    the oldest turns first and the persona last. ``user``: the ``pair`` view also reads the user's turn
+    the judged one answers (u2), after the persona ("do you have a dog ?" makes "no" a statement)."""
     last = turns[-1]
     before = list(turns[:-1])
     if kind == "pair":
@@ -72,7 +75,8 @@ def view(turns: Sequence[str], kind: View, sep: str = SEP, persona: Sequence[str
     else:
         context = before
     facts = [" ".join(p.split()) for p in persona if p.strip()]
-    return (sep.join(context + [" ".join(facts)] * bool(facts)), last)
+    asked = [before[-1]] if user and kind == "pair" and before else []
+    return (sep.join(context + [" ".join(facts)] * bool(facts) + asked), last)
 
 
 def stage_label(stage: Stage, label: str) -> int | None:
@@ -88,17 +92,17 @@ def stage_label(stage: Stage, label: str) -> int | None:
 
 
 def stage_examples(
-    stage: Stage, examples: Sequence[DialogueExample], sep: str, persona: bool = False
+    stage: Stage, examples: Sequence[DialogueExample], sep: str, persona: bool = False, user: bool = False
 ) -> list[NLIExample]:
-    """Labelled examples as text pairs for one stage (unlabelled ones are skipped); ``persona``: the
-    detector reads the speaker's persona (see ``view``)."""
+    """Labelled examples as text pairs for one stage (unlabelled ones are skipped); ``persona``, ``user``:
+    what else the views read (see ``view``)."""
     out = []
     for ex in examples:
         if ex.label is None:
             continue
         y = stage_label(stage, ex.label)
         if y is not None:
-            out.append(NLIExample(*view(ex.turns, stage.view, sep, ex.persona if persona else ()), y))
+            out.append(NLIExample(*view(ex.turns, stage.view, sep, ex.persona if persona else (), user), y))
     return out
 
 
@@ -157,6 +161,7 @@ class Detector:
         tau = self.info.get("tau")  # --decision tau: a threshold on P(contradiction) picked on dev
         self.tau = float(tau) if isinstance(tau, int | float) else None
         self.persona = bool(self.info.get("persona", False))  # detectors trained before it read none
+        self.user = bool(self.info.get("user_turn", False))
 
     @staticmethod
     def read_info(directory: Path) -> dict[str, Any]:
@@ -209,7 +214,8 @@ class Detector:
 
         tok, model = self.models[stage.name]
         sep = separator(tok)
-        pairs = [view(ex.turns, stage.view, sep, ex.persona if self.persona else ()) for ex in examples]
+        persona = lambda ex: ex.persona if self.persona else ()  # noqa: E731
+        pairs = [view(ex.turns, stage.view, sep, persona(ex), self.user) for ex in examples]
         return predict_proba(model, tok, pairs, self.batch_size, self.max_length)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:

@@ -54,6 +54,7 @@ class TrainDetectorConfig:
     seed: int = 0
     max_steps: int | None = None
     persona: bool = True  # the history views read the speaker's persona sentences (where the data has them)
+    user_turn: bool = False  # the pair view reads the user's turn the judged one answers
     decision: Literal["argmax", "tau"] = "argmax"  # tau: a threshold on P(contradiction) picked on dev
     warmup: float = 0.06
     weight_decay: float = 0.01
@@ -76,8 +77,8 @@ class TrainDetectorConfig:
             "pair_unit",
             "decision",
         )
-        for k in (*drop, "pair_sources"):
-            d.pop(k)
+        for k in (*drop, "pair_sources", *(() if self.user_turn else ("user_turn",))):
+            d.pop(k)  # user_turn only when set: folders trained before it still resume
         # Stored as "method", its first name, so folders trained then still resume.
         return {"method": d.pop("architecture"), **d}
 
@@ -122,6 +123,7 @@ def detector_signature(
             ("ep", cfg.epochs),
             ("len", cfg.max_length),
             ("persona", "yes" if cfg.persona else "no"),
+            *([("user", "yes")] if cfg.user_turn else []),
             *([("tau", f"{tau['tau']:.6g}"), ("dev", tau["tau_dev_hash"])] if tau else []),
         ]
     )
@@ -188,6 +190,8 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         raise InputError(f"unknown architecture {cfg.architecture!r}", field="architecture")
     if cfg.architecture == pw.ARCHITECTURE and not cfg.nli:
         raise InputError("nli-pairs needs the guard: --nli <model folder or hub id>", field="nli")
+    if cfg.user_turn and cfg.architecture != "pair":
+        raise InputError("--user-turn is a setting of the pair view (--architecture pair)", field="user_turn")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
     examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
@@ -236,6 +240,7 @@ def _train(
         "base": cfg.base,
         "max_length": cfg.max_length,
         "persona": cfg.persona,
+        "user_turn": cfg.user_turn,
         "stages": [asdict(s) for s in det.STAGES[cfg.architecture]],
         "signature": signature,
         "config": {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")},
@@ -310,8 +315,9 @@ def train_stages(
         load = _base_loader(cfg, out, texts, start)
     history, sep = {}, _sep(cfg, out, start)
     for stage in det.STAGES[cfg.architecture]:
-        train = det.stage_examples(stage, parts["train"], sep, cfg.persona)
-        dev = {"dev": det.stage_examples(stage, parts["dev"], sep, cfg.persona)} if parts["dev"] else {}
+        train = det.stage_examples(stage, parts["train"], sep, cfg.persona, cfg.user_turn)
+        dev_pairs = det.stage_examples(stage, parts["dev"], sep, cfg.persona, cfg.user_turn)
+        dev = {"dev": dev_pairs} if parts["dev"] else {}
         identity = content_hash(stage.name, cfg.identity(), *hashes[: 1 + (hashes[1] != "none")])
         log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
         res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
