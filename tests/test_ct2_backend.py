@@ -176,3 +176,32 @@ def test_a_cuda_library_ctranslate2_cannot_load_is_one_line_saying_what_to_insta
     with pytest.raises(RuntimeError, match="out of memory"):  # other engine errors are not reworded
         engine_call(other)
     assert engine_call(lambda x, *, y: x + y, 1, y=2) == 3
+
+
+@pytest.mark.parametrize(
+    ("stored", "message"),
+    [
+        (["<s>", "a", "b"], None),  # the model's embeddings may be larger than the tokenizer
+        (["<s>", "a", "b", "<pad>"], None),
+        (["<s>", "a"], "tokenizer has 3 tokens but CTranslate2 stored 2"),
+        (["<s>", "b", "a"], "token 1 is 'a' but CTranslate2 stored 'b'"),
+    ],
+)
+def test_the_stored_vocabulary_must_hold_every_token_in_order(tmp_path: Path, stored, message) -> None:
+    from consistest.models.ct2_convert import check_vocabulary
+
+    class Tok:
+        pieces = ["<s>", "a", "b"]
+
+        def __len__(self) -> int:
+            return len(self.pieces)
+
+        def convert_ids_to_tokens(self, ids):
+            return [self.pieces[i] for i in ids]
+
+    (tmp_path / "vocabulary.json").write_text(json.dumps(stored))
+    if message is None:
+        check_vocabulary(tmp_path, Tok(), "m")
+    else:
+        with pytest.raises(InputError, match=message):
+            check_vocabulary(tmp_path, Tok(), "m")

@@ -179,7 +179,13 @@ def check_vocabulary(folder: Path, tok: Any, source: str) -> None:
     """The stored vocabulary must list the tokenizer's tokens in id order, each once: CTranslate2 maps the
     token strings we pass back to ids through it."""
     stored = vocabulary(folder)
-    n = min(len(stored), len(tok))
+    if len(stored) < len(tok):  # the tokens past the stored ones would reach the engine as unknown
+        raise InputError(
+            f"model {source!r}: the tokenizer has {len(tok)} tokens but CTranslate2 stored {len(stored)} "
+            "(tokens added to the tokenizer without resizing the model's embeddings); this model cannot run "
+            "on ct2"
+        )
+    n = len(tok)
     pieces = tok.convert_ids_to_tokens(list(range(n)))
     bad = next((i for i in range(n) if stored[i] != pieces[i]), None)
     if bad is not None:
