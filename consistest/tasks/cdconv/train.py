@@ -165,13 +165,16 @@ def nli_pairs(cfg: TrainDetectorConfig) -> list[NLIExample]:
     return pairs[: cfg.nli_max] if cfg.nli_max else pairs
 
 
-def nli_first_stage(cfg: TrainDetectorConfig, out: Path, load, pairs: list[NLIExample]) -> Path | None:
-    """The paper's first stage: the encoder learns contradiction vs rest on NLI pairs (OUT/nli-stage)."""
+def nli_first_stage(
+    cfg: TrainDetectorConfig, out: Path, load, pairs: list[NLIExample], pairs_hash: str
+) -> Path | None:
+    """The paper's first stage: the encoder learns contradiction vs rest on NLI pairs (OUT/nli-stage);
+    ``pairs_hash``: their content hash (``train_detector`` computes it once)."""
     if not pairs:
         return None
     dev, train = pairs[: len(pairs) // 20], pairs[len(pairs) // 20 :]
     stage_cfg = replace(cfg, epochs=cfg.nli_epochs)
-    identity = content_hash("nli-stage", cfg.identity(), [(e.premise, e.hypothesis, e.label) for e in pairs])
+    identity = content_hash("nli-stage", cfg.identity(), pairs_hash)
     labels = ("other", "contradiction")
     log.info(f"NLI first stage: {len(train)} pairs", quiet=cfg.quiet)
     fit(stage_cfg, train, {"nli:dev": dev}, out / "nli-stage", identity, lambda: load(labels), labels)
@@ -286,12 +289,12 @@ def _evaluate(
     """Figures and predictions on the test split and the extra sets; OUT/metrics.json."""
     sets = {"test": test_split, **sets} if test_split else sets
     results, preds = evaluate_sets(out, sets, batch_size=cfg.batch_size * 2, device=cfg.device)
-    written = {out / f"predictions-{name.replace(':', '-').removesuffix('.jsonl')}.jsonl" for name in preds}
-    for stale in set(out.glob("predictions-*.jsonl")) - written:  # an earlier run's sets, other settings
+    stems = {name: name.replace(":", "-").removesuffix(".jsonl") for name in preds}  # no .jsonl.jsonl
+    paths = {name: out / f"predictions-{stem}.jsonl" for name, stem in stems.items()}
+    for stale in set(out.glob("predictions-*.jsonl")) - set(paths.values()):  # an earlier run's sets
         stale.unlink()
     for name, rows in preds.items():
-        stem = name.replace(":", "-").removesuffix(".jsonl")  # a set named by its file: no .jsonl.jsonl
-        atomic_write_jsonl(out / f"predictions-{stem}.jsonl", rows)
+        atomic_write_jsonl(paths[name], rows)
     metrics = {**info, "results": results}
     atomic_write_json(out / "metrics.json", metrics)
     return metrics
@@ -310,7 +313,8 @@ def train_stages(
         t for e in first for t in (e.premise, e.hypothesis)
     ]
     load = _base_loader(cfg, out, texts, None)
-    start = nli_first_stage(cfg, out, load, first)
+    data_hash, nli_hash = hashes
+    start = nli_first_stage(cfg, out, load, first, nli_hash)
     if start is not None:
         load = _base_loader(cfg, out, texts, start)
     history, sep = {}, _sep(cfg, out, start)
@@ -318,7 +322,7 @@ def train_stages(
         train = det.stage_examples(stage, parts["train"], sep, cfg.persona, cfg.user_turn)
         dev_pairs = det.stage_examples(stage, parts["dev"], sep, cfg.persona, cfg.user_turn)
         dev = {"dev": dev_pairs} if parts["dev"] else {}
-        identity = content_hash(stage.name, cfg.identity(), *hashes[: 1 + (hashes[1] != "none")])
+        identity = content_hash(stage.name, cfg.identity(), data_hash, *([nli_hash] if first else []))
         log.info(f"stage {stage.name}: {len(train)} training pairs", quiet=cfg.quiet)
         res = fit(cfg, train, dev, out / stage.name, identity, lambda st=stage: load(st.labels), stage.labels)
         history[stage.name] = {"steps": res.steps, "history": res.history, "dev": res.dev}
