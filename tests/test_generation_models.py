@@ -169,6 +169,14 @@ def test_missing_model_is_one_line_error(dataset_dir, tmp_path) -> None:
     )
 
 
+def test_generate_defaults_to_the_dataset_score_reads(tmp_path, monkeypatch) -> None:
+    """Like score, generate reads data/built/consistest-02 when --dataset is not given."""
+    monkeypatch.chdir(tmp_path)
+    res = run_cli("generate", "--model", "baseline:oracle", "--out", tmp_path / "r", "-q")
+    assert res.exit_code == 2 and res.stderr.startswith("consistest: error: data/built/consistest-02:")
+    assert not (tmp_path / "r").exists()
+
+
 def test_limit_then_full_run_reuses_done_ids(models, tmp_path) -> None:
     samples = toy_samples()
     out = respond(respond_cfg(models["bart"], limit=2), samples, tmp_path, quiet=True)

@@ -76,3 +76,24 @@ def test_models_list_names_the_package() -> None:
     r = run_cli("models", "list")
     assert r.exit_code == 0 and r.stdout.startswith("smollm2\tSmolLM2-135M-Instruct (Apache-2.0)")
     assert "gemma3-270m\tGemma-3-270M (base) (Gemma Terms of Use)" in r.stdout
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_quiet_hides_the_conversion_progress_bar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, quiet: bool
+) -> None:
+    """transformers' GGUF loader draws a bare tqdm bar that its logging settings do not silence."""
+    import sys
+
+    gguf = tmp_path / "x.gguf"
+    gguf.write_bytes(b"GGUF")
+
+    def convert(src: Path, out: Path) -> None:
+        print("Converting and de-quantizing GGUF tensors...: 100%", file=sys.stderr)
+        (out / "config.json").write_text("{}")
+
+    monkeypatch.setattr(packaged, "gguf_path", lambda m: gguf)
+    monkeypatch.setattr(packaged, "convert_gguf", convert)
+    r = run_cli("models", "get", "smollm2", "--out", tmp_path / "m", *(["-q"] if quiet else []))
+    assert r.exit_code == 0
+    assert ("de-quantizing" in r.stderr) is not quiet

@@ -8,11 +8,11 @@ from typing import Any
 import click
 
 from consistest.cli.main import handle_errors, quiet_option
-from consistest.cli.options import model_options, pop_respond_config
+from consistest.cli.options import dataset_option, model_options, pop_respond_config
 
 
 @click.command("generate")
-@click.option("--dataset", "dataset", required=True, type=click.Path(path_type=Path), help="A built dataset.")
+@dataset_option
 @click.option("--out", "out", required=True, type=click.Path(path_type=Path), help="Run directory.")
 @model_options
 @quiet_option

@@ -46,8 +46,9 @@ def get(name: str, out: Path | None, overwrite: bool, quiet: bool) -> None:
     if quiet:
         quiet_transformers()
     path = get_model(
-        name, out or Path("models") / name, overwrite=overwrite, log=lambda m: log.info(m, quiet=quiet)
-    )
+        name, out or Path("models") / name, overwrite=overwrite, quiet=quiet,
+        log=lambda m: log.info(m, quiet=quiet),
+    )  # fmt: skip
     click.echo(str(path))
 
 

@@ -17,10 +17,12 @@ template: run it with ``--transcript``.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import hashlib
 import importlib.metadata
 import importlib.util
+import io
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -118,9 +120,15 @@ def sha256(path: Path) -> str:
 
 
 def get_model(
-    key: str, out: str | Path, *, overwrite: bool = False, log: Callable[[str], None] | None = None
+    key: str,
+    out: str | Path,
+    *,
+    overwrite: bool = False,
+    log: Callable[[str], None] | None = None,
+    quiet: bool = False,
 ) -> Path:
-    """Write the HF model directory of ``PACKAGED[key]`` to ``out`` (atomically); return its path."""
+    """Write the HF model directory of ``PACKAGED[key]`` to ``out`` (atomically); return its path.
+    ``quiet`` hides transformers' GGUF progress bar (a bare tqdm that its logging settings do not reach)."""
     if key not in PACKAGED:
         raise InputError(f"unknown model {key!r}, expected one of {', '.join(PACKAGED)}", field="name")
     model = PACKAGED[key]
@@ -129,7 +137,8 @@ def get_model(
     with atomic_dir(out) as tmp, gguf_file(model, src, out) as path:
         if log:
             log(f"converting {path} (dequantising to float32) -> {out}")
-        convert_gguf(path, tmp)
+        with contextlib.redirect_stderr(io.StringIO()) if quiet else contextlib.nullcontext():
+            convert_gguf(path, tmp)
         atomic_write_json(tmp / MARKER, _provenance(key, model, path))
     if log:
         log(f"use it as --model {out} {model.usage}")
