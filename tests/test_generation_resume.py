@@ -145,3 +145,36 @@ def test_foreign_or_duplicate_lines_are_errors(tmp_path: Path) -> None:
     out.write_text(out.read_text() + out.read_text().splitlines()[0] + "\n")
     with pytest.raises(InputError, match="duplicate id"):
         generate_responses(cfg, samples, tmp_path, quiet=True)
+
+
+def test_a_model_saved_again_into_its_folder_does_not_resume_the_run(gpt2: Path, tmp_path: Path) -> None:
+    """A local folder is named by its files, not its path alone: new weights in the same folder are
+    refused (the replies would mix two models); an unchanged folder resumes."""
+    import shutil
+
+    folder = tmp_path / "model"
+    shutil.copytree(gpt2, folder)
+    samples = many_samples(2)
+    cfg = RespondConfig(ModelSpec(str(folder), Decoding(max_new_tokens=4), {"device": "cpu"}), limit=1)
+    generate_responses(cfg, samples, tmp_path / "run", quiet=True)
+    generate_responses(replace(cfg, limit=2), samples, tmp_path / "run", quiet=True)  # same files: resumes
+    weights = next(p for p in folder.iterdir() if p.suffix in (".safetensors", ".bin"))
+    weights.write_bytes(weights.read_bytes()[:-1] + bytes([weights.read_bytes()[-1] ^ 1]))
+    with pytest.raises(InputError, match="settings differ.*weights"):
+        generate_responses(cfg, samples, tmp_path / "run", quiet=True)
+
+
+def test_a_run_stored_before_weight_fingerprints_resumes(
+    gpt2: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    samples = many_samples(2)
+    cfg = RespondConfig(ModelSpec(str(gpt2), Decoding(max_new_tokens=4), {"device": "cpu"}), limit=1)
+    run = tmp_path / "run"
+    generate_responses(cfg, samples, run, quiet=True)
+    info = json.loads((run / "generation.json").read_text())
+    del info["settings"]["weights"]  # what a run generated before this check stored
+    (run / "generation.json").write_text(json.dumps(info))
+    capsys.readouterr()
+    out = generate_responses(replace(cfg, limit=2), samples, run, quiet=True)
+    assert len(out.read_text().splitlines()) == 2
+    assert "predates its model's weights fingerprint; resuming without checking it" in capsys.readouterr().err

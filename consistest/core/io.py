@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import contextlib
+import functools
+import hashlib
 import json
 import os
 import re
@@ -14,6 +16,30 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
+
+
+def folder_hash(directory: str | Path, suffixes: tuple[str, ...]) -> str:
+    """sha256 (hex) of the names and bytes of a folder's files with these suffixes (hidden files skipped),
+    in name order: the same files hash the same on every machine, a model saved again into the folder does
+    not. Cached per process while the files' sizes and times stay the same."""
+    directory = Path(directory).resolve()
+    files = tuple(
+        (p.name, (st := p.stat()).st_size, st.st_mtime_ns)
+        for p in sorted(directory.iterdir())
+        if p.is_file() and p.suffix in suffixes and not p.name.startswith(".")
+    )
+    return _folder_hash(directory, files)
+
+
+@functools.lru_cache(maxsize=32)
+def _folder_hash(directory: Path, files: tuple[tuple[str, int, int], ...]) -> str:
+    h = hashlib.sha256()
+    for name, _, _ in files:
+        h.update(name.encode())
+        with (directory / name).open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
 
 
 class _DuplicateKey(Exception):

@@ -20,6 +20,32 @@ SCORES_FILE = "scores.jsonl"  # one scored item per line
 SUMMARY_FILE = "summary.json"  # figures and signature
 JUDGE_FILE = "judge.jsonl"  # a model judge's raw replies by call key (score --method judge), appended
 LOCK_FILE = ".lock"
+# settings that runs stored before them lack: compared only where the stored run has them, so a run in
+# progress resumes after an upgrade (``weights``: a local model folder's fingerprint)
+LATER_SETTINGS = frozenset({"weights"})
+
+
+def settings_changes(old: Any, new: Any) -> tuple[str, list[str]]:
+    """("key: old -> new; ..." for the stored settings ``old`` that ``new`` changes, or ""; the
+    ``LATER_SETTINGS`` keys left uncompared because the stored run predates them), nested dicts (a
+    conversation run's bots) included."""
+    skipped: list[str] = []
+    new = _as_stored(old, new, skipped)
+    old, new = old or {}, new or {}
+    diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diff), skipped
+
+
+def _as_stored(old: Any, new: Any, skipped: list[str]) -> Any:
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return new
+    out = {}
+    for k, v in new.items():
+        if k in LATER_SETTINGS and k not in old:
+            skipped.append(k)
+        else:
+            out[k] = _as_stored(old.get(k), v, skipped)
+    return out
 
 
 def read_manifest(path: str | Path, required: Sequence[str] = ()) -> dict[str, Any]:

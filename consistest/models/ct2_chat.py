@@ -33,7 +33,7 @@ from consistest.models.decoding import Decoding
 from consistest.models.hf_chat import BATCH_SIZE_OPTION, DEFAULT_BATCH_SIZE, DEVICE_OPTION, DEVICES
 from consistest.models.hf_chat import prompt_tag as hf_prompt_tag
 from consistest.models.hf_encoding import Groups, HFEncoding
-from consistest.models.hf_loader import check_tokenizer, load_error
+from consistest.models.hf_loader import check_tokenizer, folder_weights, load_error
 from consistest.models.options import ModelOption, settings_from
 from consistest.models.refill_support import NEUTRAL, eos_ids
 from consistest.models.rendering import (
@@ -114,12 +114,14 @@ def _render_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
-    """What changes a reply: rendering, the converted model (its source, as the manifest names it, so a
-    folder converted again from another model does not resume a run of the first), engine version,
-    quantization and decoding (not device, batching or threads)."""
+    """What changes a reply: rendering, the converted model (its source, as the manifest names it, and the
+    folder's files, so a folder converted again from another model, or from the same folder holding
+    another model, does not resume a run of the first), engine version, quantization and decoding (not
+    device, batching or threads)."""
     r = CT2Settings.from_options(options)
     m = read_manifest(name)
     return {
+        **folder_weights(name, (HF_DIR,)),
         "speaker_tokens": list(r.speaker_tokens),
         "utterance_max_tokens": r.utterance_max_tokens,
         "chat_template": r.chat_template,

@@ -23,7 +23,7 @@ from consistest.core.errors import InputError
 from consistest.models.base import Chunk, Item
 from consistest.models.decoding import Decoding
 from consistest.models.hf_encoding import HFEncoding
-from consistest.models.hf_loader import load_pretrained, resolve_device
+from consistest.models.hf_loader import folder_weights, load_pretrained, resolve_device
 from consistest.models.options import ModelOption, settings_from
 from consistest.models.refill import SEGMENT_BATCHES, RefillDecoder
 from consistest.models.refill_support import unsupported
@@ -88,9 +88,11 @@ CLI_OPTIONS: tuple[ModelOption, ...] = (
 
 
 def settings(name: str, decoding: Decoding, options: Mapping[str, Any]) -> dict[str, Any]:
-    """What changes a reply: rendering, dtype and decoding (not device or batch size)."""
+    """What changes a reply: the model (a local folder's files, see ``folder_weights``), rendering, dtype
+    and decoding (not device or batch size)."""
     hf = HFSettings.from_options(options)
     return {
+        **folder_weights(name),
         "speaker_tokens": list(hf.speaker_tokens),
         "utterance_max_tokens": hf.utterance_max_tokens,
         "chat_template": hf.chat_template,

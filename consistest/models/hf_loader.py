@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
+from consistest.core.records import content_hash
 from consistest.data.hub import hub_offline, hub_unreachable, looks_local
 
 HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
@@ -28,6 +29,26 @@ TOKENIZER_FILES = (
     "tokenizer.model",
     "sentencepiece.bpe.model",
 )
+
+
+# what a model folder holds that changes its replies: config and generation config, tokenizer, chat
+# template, weights (a CTranslate2 folder's model.bin and vocabulary too)
+MODEL_FILE_SUFFIXES = (".json", ".safetensors", ".bin", ".model", ".txt", ".jinja")
+
+
+def folder_weights(spec: str, subfolders: tuple[str, ...] = ()) -> dict[str, str]:
+    """``{"weights": <sha256[:12] of the folder's model files>}`` (and of those in ``subfolders``) for a
+    local model folder, {} for a hub id (or a folder that does not exist, which loading reports): run
+    settings name what a folder holds, so a model saved again into the same folder does not resume a run
+    of the one before."""
+    from consistest.core.io import folder_hash
+
+    folder = Path(spec).expanduser()
+    if not folder.is_dir():
+        return {}
+    dirs = [folder, *(d for s in subfolders if (d := folder / s).is_dir())]
+    parts = [folder_hash(d, MODEL_FILE_SUFFIXES) for d in dirs]
+    return {"weights": parts[0][:12] if len(parts) == 1 else content_hash(*parts, n=12)}
 
 
 def resolve_device(device: str) -> str:

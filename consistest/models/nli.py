@@ -14,7 +14,6 @@ signature names tau (``name[c,n,e;c>0.42]``). A folder without one is read by ar
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
+from consistest.core.io import folder_hash
 from consistest.models.base import NLI, NLI_LABELS
 
 DEFAULT_NLI = "Ehsanl/Roberta-DNLI"
@@ -263,18 +263,7 @@ def load_nli(
 def local_model_name(directory: Path) -> str:
     """``<dir name>@<sha256[:8] of its config and weight files>``: the same model names itself the same on
     every machine, and a retrained one in the same folder does not."""
-    h = hashlib.sha256()
-    files = sorted(
-        p for p in directory.iterdir() if p.is_file() and p.suffix in (".json", ".safetensors", ".bin")
-    )
-    for path in files:
-        if path.name.startswith("."):
-            continue
-        h.update(path.name.encode())
-        with path.open("rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-    return f"{directory.resolve().name}@{h.hexdigest()[:8]}"
+    return f"{directory.resolve().name}@{folder_hash(directory, ('.json', '.safetensors', '.bin'))[:8]}"
 
 
 def nli_from_option(spec: str | None, labels: str | None = None, **kwargs: Any) -> NLI | None:

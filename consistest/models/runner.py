@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress
 from consistest.core.rundir import (
@@ -24,6 +25,7 @@ from consistest.core.rundir import (
     read_log,
     read_manifest,
     run_lock,
+    settings_changes,
 )
 from consistest.models.base import ChatModel, Item
 
@@ -101,10 +103,11 @@ def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) ->
                 "this run was generated on a different dataset; use --overwrite or another --out",
                 path=str(info_path),
             )
-        old, new = stored.get("settings") or {}, info.settings
-        diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-        if diff:
-            changes = "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diff)
+        changes, skipped = settings_changes(stored.get("settings") or {}, info.settings)
+        if skipped:
+            log.warning(f"{info_path}: the run predates its model's {', '.join(sorted(set(skipped)))} "
+                        "fingerprint; resuming without checking it")  # fmt: skip
+        if changes:
             raise InputError(
                 f"settings differ from the stored run ({changes}); use --overwrite or another --out",
                 path=str(info_path),

@@ -25,7 +25,7 @@ from typing import Any
 from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
-from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, run_lock
+from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, run_lock, settings_changes
 from consistest.core.signature import make_signature
 from consistest.data.dialogues import read_dialogues
 from consistest.metrics.rules import RULES_VERSION
@@ -156,9 +156,11 @@ def _check_resume(out: Path, settings: dict[str, Any], overwrite: bool) -> None:
         return
     if (out / RUN_FILE).exists():
         old = (read_json(out / RUN_FILE) or {}).get("settings") or {}
-        diff = sorted(k for k in set(old) | set(settings) if old.get(k) != settings.get(k))
-        if diff:
-            changes = "; ".join(f"{k}: {old.get(k)!r} -> {settings.get(k)!r}" for k in diff)
+        changes, skipped = settings_changes(old, settings)
+        if skipped:
+            log.warning(f"{out / RUN_FILE}: the run predates its models' {', '.join(sorted(set(skipped)))} "
+                        "fingerprint; resuming without checking it")  # fmt: skip
+        if changes:
             raise InputError(
                 f"settings differ from the stored run ({changes}); use --overwrite or another --out",
                 path=str(out / RUN_FILE),

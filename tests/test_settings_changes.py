@@ -1,0 +1,31 @@
+"""Which stored run settings a resume may not change (``core.rundir.settings_changes``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from consistest.core.rundir import settings_changes
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "changes", "skipped"),
+    [
+        ({"a": 1}, {"a": 1}, "", []),
+        ({"a": 1}, {"a": 2}, "a: 1 -> 2", []),
+        ({"a": 1}, {}, "a: 1 -> None", []),
+        ({}, {"a": 1}, "a: None -> 1", []),  # a new ordinary setting is a change
+        ({"a": 1}, {"a": 1, "weights": "x"}, "", ["weights"]),  # a run stored before fingerprints
+        ({"a": 1, "weights": "x"}, {"a": 1, "weights": "y"}, "weights: 'x' -> 'y'", []),
+        ({"a": 1, "weights": "x"}, {"a": 1}, "weights: 'x' -> None", []),
+        # a conversation run's bots: the same rule one level down
+        ({"bots": {"b": {"t": 1}}}, {"bots": {"b": {"t": 1, "weights": "x"}}}, "", ["weights"]),
+        (
+            {"bots": {"b": {"t": 1, "weights": "x"}}},
+            {"bots": {"b": {"t": 1, "weights": "y"}}},
+            "bots: {'b': {'t': 1, 'weights': 'x'}} -> {'b': {'t': 1, 'weights': 'y'}}",
+            [],
+        ),
+    ],
+)
+def test_settings_changes(old, new, changes, skipped) -> None:
+    assert settings_changes(old, new) == (changes, skipped)
