@@ -177,4 +177,32 @@ def test_a_run_stored_before_weight_fingerprints_resumes(
     capsys.readouterr()
     out = generate_responses(replace(cfg, limit=2), samples, run, quiet=True)
     assert len(out.read_text().splitlines()) == 2
-    assert "predates its model's weights fingerprint; resuming without checking it" in capsys.readouterr().err
+    assert "resuming without checking the model's weights (the run predates" in capsys.readouterr().err
+
+
+def test_a_finished_run_rescores_after_its_model_folder_is_gone(gpt2: Path, tmp_path: Path) -> None:
+    """Nothing is generated, so nothing needs the folder: the unknown fingerprint is not a change."""
+    import shutil
+
+    folder = tmp_path / "model"
+    shutil.copytree(gpt2, folder)
+    samples = many_samples(1)
+    cfg = RespondConfig(ModelSpec(str(folder), Decoding(max_new_tokens=4), {"device": "cpu"}))
+    first = generate_responses(cfg, samples, tmp_path / "run", quiet=True).read_text()
+    shutil.rmtree(folder)
+    assert generate_responses(cfg, samples, tmp_path / "run", quiet=True).read_text() == first
+
+
+def test_a_folder_that_appears_where_a_hub_id_ran_does_not_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from consistest.core.rundir import settings_changes
+    from consistest.models import hf_chat
+
+    monkeypatch.chdir(tmp_path)
+    hub = hf_chat.settings("gpt2", Decoding(), {})
+    assert hub["weights"] == "hub"
+    (tmp_path / "gpt2").mkdir()
+    (tmp_path / "gpt2" / "config.json").write_text("{}")
+    changes, skipped = settings_changes(hub, hf_chat.settings("gpt2", Decoding(), {}))
+    assert changes.startswith("weights: 'hub' -> ") and not skipped

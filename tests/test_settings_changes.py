@@ -16,7 +16,10 @@ from consistest.core.rundir import settings_changes
         ({}, {"a": 1}, "a: None -> 1", []),  # a new ordinary setting is a change
         ({"a": 1}, {"a": 1, "weights": "x"}, "", ["weights"]),  # a run stored before fingerprints
         ({"a": 1, "weights": "x"}, {"a": 1, "weights": "y"}, "weights: 'x' -> 'y'", []),
-        ({"a": 1, "weights": "x"}, {"a": 1}, "weights: 'x' -> None", []),
+        ({"a": 1, "weights": "x"}, {"a": 1}, "weights: 'x' -> None", []),  # a backend that stopped saying
+        ({"a": 1, "weights": "x"}, {"a": 1, "weights": None}, "", ["weights"]),  # the folder is gone
+        ({"a": 1, "weights": None}, {"a": 1, "weights": "x"}, "", ["weights"]),  # it was gone then
+        ({"weights": "hub"}, {"weights": "x"}, "weights: 'hub' -> 'x'", []),  # a folder where a hub id ran
         # a conversation run's bots: the same rule one level down
         ({"bots": {"b": {"t": 1}}}, {"bots": {"b": {"t": 1, "weights": "x"}}}, "", ["weights"]),
         (

@@ -20,15 +20,16 @@ SCORES_FILE = "scores.jsonl"  # one scored item per line
 SUMMARY_FILE = "summary.json"  # figures and signature
 JUDGE_FILE = "judge.jsonl"  # a model judge's raw replies by call key (score --method judge), appended
 LOCK_FILE = ".lock"
-# settings that runs stored before them lack: compared only where the stored run has them, so a run in
-# progress resumes after an upgrade (``weights``: a local model folder's fingerprint)
+# settings that runs stored before them lack, or that cannot always be known (``weights``: a local model
+# folder's fingerprint, None when the folder is not there): compared only where both sides have a value,
+# so a run in progress resumes after an upgrade and a finished run rescores without its model
 LATER_SETTINGS = frozenset({"weights"})
 
 
 def settings_changes(old: Any, new: Any) -> tuple[str, list[str]]:
     """("key: old -> new; ..." for the stored settings ``old`` that ``new`` changes, or ""; the
-    ``LATER_SETTINGS`` keys left uncompared because the stored run predates them), nested dicts (a
-    conversation run's bots) included."""
+    ``LATER_SETTINGS`` keys left uncompared because the stored run predates them or their value is not
+    known now), nested dicts (a conversation run's bots) included."""
     skipped: list[str] = []
     new = _as_stored(old, new, skipped)
     old, new = old or {}, new or {}
@@ -36,13 +37,23 @@ def settings_changes(old: Any, new: Any) -> tuple[str, list[str]]:
     return "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diff), skipped
 
 
+def unchecked(path: str | Path, skipped: Sequence[str]) -> str:
+    """The warning for a resume that could not compare ``skipped`` (see ``settings_changes``)."""
+    what = ", ".join(sorted(set(skipped)))
+    why = "the run predates that check, or the model folder is not there"
+    return f"{path}: resuming without checking the model's {what} ({why})"
+
+
 def _as_stored(old: Any, new: Any, skipped: list[str]) -> Any:
+    """``new`` with the LATER_SETTINGS that cannot be compared replaced by what ``old`` stored."""
     if not isinstance(old, dict) or not isinstance(new, dict):
         return new
     out = {}
     for k, v in new.items():
-        if k in LATER_SETTINGS and k not in old:
+        if k in LATER_SETTINGS and (k not in old or old[k] is None or v is None):
             skipped.append(k)
+            if k in old:
+                out[k] = old[k]
         else:
             out[k] = _as_stored(old.get(k), v, skipped)
     return out

@@ -36,16 +36,17 @@ TOKENIZER_FILES = (
 MODEL_FILE_SUFFIXES = (".json", ".safetensors", ".bin", ".model", ".txt", ".jinja")
 
 
-def folder_weights(spec: str, subfolders: tuple[str, ...] = ()) -> dict[str, str]:
+def folder_weights(spec: str, subfolders: tuple[str, ...] = ()) -> dict[str, str | None]:
     """``{"weights": <sha256[:12] of the folder's model files>}`` (and of those in ``subfolders``) for a
-    local model folder, {} for a hub id (or a folder that does not exist, which loading reports): run
-    settings name what a folder holds, so a model saved again into the same folder does not resume a run
-    of the one before."""
+    local model folder; ``"hub"`` for a hub id, so a folder that later appears at that path does not resume
+    its run; None for a folder that is not there (not known: a finished run still rescores, and loading
+    says what is missing). Run settings name what a folder holds, so a model saved again into the same
+    folder does not resume a run of the one before."""
     from consistest.core.io import folder_hash
 
     folder = Path(spec).expanduser()
     if not folder.is_dir():
-        return {}
+        return {"weights": None if looks_local(spec) else "hub"}
     dirs = [folder, *(d for s in subfolders if (d := folder / s).is_dir())]
     parts = [folder_hash(d, MODEL_FILE_SUFFIXES) for d in dirs]
     return {"weights": parts[0][:12] if len(parts) == 1 else content_hash(*parts, n=12)}

@@ -26,6 +26,7 @@ from consistest.core.rundir import (
     read_manifest,
     run_lock,
     settings_changes,
+    unchecked,
 )
 from consistest.models.base import ChatModel, Item
 
@@ -105,8 +106,7 @@ def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) ->
             )
         changes, skipped = settings_changes(stored.get("settings") or {}, info.settings)
         if skipped:
-            log.warning(f"{info_path}: the run predates its model's {', '.join(sorted(set(skipped)))} "
-                        "fingerprint; resuming without checking it")  # fmt: skip
+            log.warning(unchecked(info_path, skipped))
         if changes:
             raise InputError(
                 f"settings differ from the stored run ({changes}); use --overwrite or another --out",

@@ -25,7 +25,7 @@ from typing import Any
 from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
-from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, run_lock, settings_changes
+from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, run_lock, settings_changes, unchecked
 from consistest.core.signature import make_signature
 from consistest.data.dialogues import read_dialogues
 from consistest.metrics.rules import RULES_VERSION
@@ -158,8 +158,7 @@ def _check_resume(out: Path, settings: dict[str, Any], overwrite: bool) -> None:
         old = (read_json(out / RUN_FILE) or {}).get("settings") or {}
         changes, skipped = settings_changes(old, settings)
         if skipped:
-            log.warning(f"{out / RUN_FILE}: the run predates its models' {', '.join(sorted(set(skipped)))} "
-                        "fingerprint; resuming without checking it")  # fmt: skip
+            log.warning(unchecked(out / RUN_FILE, skipped))
         if changes:
             raise InputError(
                 f"settings differ from the stored run ({changes}); use --overwrite or another --out",
