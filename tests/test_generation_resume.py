@@ -189,8 +189,11 @@ def test_a_finished_run_rescores_after_its_model_folder_is_gone(gpt2: Path, tmp_
     samples = many_samples(1)
     cfg = RespondConfig(ModelSpec(str(folder), Decoding(max_new_tokens=4), {"device": "cpu"}))
     first = generate_responses(cfg, samples, tmp_path / "run", quiet=True).read_text()
+    stored = json.loads((tmp_path / "run" / "generation.json").read_text())["settings"]["weights"]
     shutil.rmtree(folder)
     assert generate_responses(cfg, samples, tmp_path / "run", quiet=True).read_text() == first
+    # the fingerprint it was generated with stays, for the resumes to come
+    assert json.loads((tmp_path / "run" / "generation.json").read_text())["settings"]["weights"] == stored
 
 
 def test_a_folder_that_appears_where_a_hub_id_ran_does_not_resume(

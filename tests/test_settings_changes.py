@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from consistest.core.rundir import settings_changes
+from consistest.core.rundir import kept_settings, settings_changes
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,20 @@ from consistest.core.rundir import settings_changes
 )
 def test_settings_changes(old, new, changes, skipped) -> None:
     assert settings_changes(old, new) == (changes, skipped)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "kept"),
+    [
+        ({"weights": "x"}, {"weights": None}, {"weights": "x"}),  # the folder is gone: keep its fingerprint
+        ({}, {"weights": "y"}, {"weights": "y"}),  # a run from before: store it now
+        ({"weights": None}, {"weights": "y"}, {"weights": "y"}),
+        (
+            {"bots": {"b": {"weights": "x", "t": 1}}},
+            {"bots": {"b": {"weights": None, "t": 1}}},
+            {"bots": {"b": {"weights": "x", "t": 1}}},
+        ),  # fmt: skip
+    ],
+)
+def test_kept_settings(old, new, kept) -> None:
+    assert kept_settings(old, new) == kept

@@ -37,6 +37,17 @@ def settings_changes(old: Any, new: Any) -> tuple[str, list[str]]:
     return "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diff), skipped
 
 
+def kept_settings(old: Any, new: Any) -> Any:
+    """The settings to store on resume: ``new``, except a ``LATER_SETTINGS`` value not known now (None)
+    keeps what the run stored, so a resume without the model folder does not erase its fingerprint."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return new
+    return {
+        k: old.get(k) if k in LATER_SETTINGS and v is None else kept_settings(old.get(k), v)
+        for k, v in new.items()
+    }
+
+
 def unchecked(path: str | Path, skipped: Sequence[str]) -> str:
     """The warning for a resume that could not compare ``skipped`` (see ``settings_changes``)."""
     what = ", ".join(sorted(set(skipped)))

@@ -11,7 +11,7 @@ InputError unless ``overwrite``. When every item is done the file is rewritten i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from consistest.core.rundir import (
     GENERATION_FILE,
     RESPONSES_FILE,
     AppendLog,
+    kept_settings,
     read_log,
     read_manifest,
     run_lock,
@@ -60,7 +61,7 @@ def run_responses(
     run_dir = Path(run_dir)
     with run_lock(run_dir):
         out, info_path = run_dir / RESPONSES_FILE, run_dir / GENERATION_FILE
-        _check_resume(info, out, info_path, overwrite)
+        info = _check_resume(info, out, info_path, overwrite)
         order = {k: i for i, k in enumerate(known_ids if known_ids is not None else [i for i, _ in items])}
         if len(order) != len(known_ids if known_ids is not None else items):
             raise InputError("the dataset has duplicate item ids")
@@ -92,11 +93,12 @@ def _response(obj: dict[str, Any], path: Path) -> str:
     return obj["response"]
 
 
-def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) -> None:
+def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) -> RunInfo:
+    """``info`` as the run will store it, after refusing a resume with other data or settings."""
     if overwrite:
         for p in (out, info_path):
             p.unlink(missing_ok=True)
-        return
+        return info
     if info_path.exists():
         stored = read_manifest(info_path)
         if stored.get("data") != info.data:
@@ -112,8 +114,10 @@ def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) ->
                 f"settings differ from the stored run ({changes}); use --overwrite or another --out",
                 path=str(info_path),
             )
-    elif out.exists():
+        return replace(info, settings=kept_settings(stored.get("settings") or {}, info.settings))
+    if out.exists():
         raise InputError(f"{RESPONSES_FILE} exists without {GENERATION_FILE}; use --overwrite", path=str(out))
+    return info
 
 
 FIRST_REPLIES = 8  # replies held back and looked at before the first write (all empty: a broken model)
