@@ -44,9 +44,10 @@ def _norm(text: str) -> str:
 
 def keys_of(sample: Sample) -> set[str]:
     """What a training sample may not share with a held-out one: its QA and dialogue ids, its fact (the
-    same persona sentence is asked about in many dialogues, each with its own QA id), each pair of
+    same persona sentence is asked about in many dialogues, each with its own QA id) and each pair of
     consecutive turns before the question (PersonaChat repeats a dialogue's text under other ids with other
-    personas) and each persona sentence (personas recur with a sentence added, dropped or reworded)."""
+    personas). Personas, which recur with a sentence added, dropped or reworded, are compared in
+    ``shares``."""
     turns = [_norm(t) for t in sample.history[:-1]]
     return {
         f"qa:{sample.qa_id}", f"dialog:{sample.dialog_id}", f"fact:{_norm(sample.fact)}",
