@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import dumps_line, naming, read_json
 
@@ -26,12 +27,28 @@ LOCK_FILE = ".lock"
 LATER_SETTINGS = frozenset({"weights"})
 
 
+def resumed_settings(stored: dict[str, Any], new: dict[str, Any], path: str | Path) -> dict[str, Any]:
+    """The settings a resumed run stores (``kept_settings``), after refusing settings that differ from the
+    ``stored`` ones (InputError naming each change) and warning about those it could not compare."""
+    changes, skipped = settings_changes(stored, new)
+    if skipped:
+        what = ", ".join(sorted(set(skipped)))
+        why = "the run predates that check, or the model folder is not there"
+        log.warning(f"{path}: resuming without checking the model's {what} ({why})")
+    if changes:
+        raise InputError(
+            f"settings differ from the stored run ({changes}); use --overwrite or another --out",
+            path=str(path),
+        )
+    return kept_settings(stored, new)
+
+
 def settings_changes(old: Any, new: Any) -> tuple[str, list[str]]:
     """("key: old -> new; ..." for the stored settings ``old`` that ``new`` changes, or ""; the
     ``LATER_SETTINGS`` keys left uncompared because the stored run predates them or their value is not
     known now), nested dicts (a conversation run's bots) included."""
     skipped: list[str] = []
-    new = _as_stored(old, new, skipped)
+    new = _resolve(old, new, skipped)[0]
     old, new = old or {}, new or {}
     diff = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
     return "; ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in diff), skipped
@@ -40,34 +57,24 @@ def settings_changes(old: Any, new: Any) -> tuple[str, list[str]]:
 def kept_settings(old: Any, new: Any) -> Any:
     """The settings to store on resume: ``new``, except a ``LATER_SETTINGS`` value not known now (None)
     keeps what the run stored, so a resume without the model folder does not erase its fingerprint."""
+    return _resolve(old, new, [])[1]
+
+
+def _resolve(old: Any, new: Any, skipped: list[str]) -> tuple[Any, Any]:
+    """(``new`` as compared with ``old``, ``new`` as stored): a ``LATER_SETTINGS`` value that one side
+    lacks (absent or None) is not compared (it takes ``old``'s place) and is stored where it is known."""
     if not isinstance(old, dict) or not isinstance(new, dict):
-        return new
-    return {
-        k: old.get(k) if k in LATER_SETTINGS and v is None else kept_settings(old.get(k), v)
-        for k, v in new.items()
-    }
-
-
-def unchecked(path: str | Path, skipped: Sequence[str]) -> str:
-    """The warning for a resume that could not compare ``skipped`` (see ``settings_changes``)."""
-    what = ", ".join(sorted(set(skipped)))
-    why = "the run predates that check, or the model folder is not there"
-    return f"{path}: resuming without checking the model's {what} ({why})"
-
-
-def _as_stored(old: Any, new: Any, skipped: list[str]) -> Any:
-    """``new`` with the LATER_SETTINGS that cannot be compared replaced by what ``old`` stored."""
-    if not isinstance(old, dict) or not isinstance(new, dict):
-        return new
-    out = {}
+        return new, new
+    compared, stored = {}, {}
     for k, v in new.items():
-        if k in LATER_SETTINGS and (k not in old or old[k] is None or v is None):
+        if k in LATER_SETTINGS and (old.get(k) is None or v is None):
             skipped.append(k)
             if k in old:
-                out[k] = old[k]
+                compared[k] = old[k]
+            stored[k] = old.get(k) if v is None else v
         else:
-            out[k] = _as_stored(old.get(k), v, skipped)
-    return out
+            compared[k], stored[k] = _resolve(old.get(k), v, skipped)
+    return compared, stored
 
 
 def read_manifest(path: str | Path, required: Sequence[str] = ()) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
+from consistest.core.io import folder_hash
 from consistest.core.records import content_hash
 from consistest.data.hub import hub_offline, hub_unreachable, looks_local
 
@@ -42,8 +43,6 @@ def folder_weights(spec: str, subfolders: tuple[str, ...] = ()) -> dict[str, str
     its run; None for a folder that is not there (not known: a finished run still rescores, and loading
     says what is missing). Run settings name what a folder holds, so a model saved again into the same
     folder does not resume a run of the one before."""
-    from consistest.core.io import folder_hash
-
     folder = Path(spec).expanduser()
     if not folder.is_dir():
         return {"weights": None if looks_local(spec) else "hub"}

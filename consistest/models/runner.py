@@ -15,19 +15,16 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress
 from consistest.core.rundir import (
     GENERATION_FILE,
     RESPONSES_FILE,
     AppendLog,
-    kept_settings,
     read_log,
     read_manifest,
+    resumed_settings,
     run_lock,
-    settings_changes,
-    unchecked,
 )
 from consistest.models.base import ChatModel, Item
 
@@ -106,15 +103,9 @@ def _check_resume(info: RunInfo, out: Path, info_path: Path, overwrite: bool) ->
                 "this run was generated on a different dataset; use --overwrite or another --out",
                 path=str(info_path),
             )
-        changes, skipped = settings_changes(stored.get("settings") or {}, info.settings)
-        if skipped:
-            log.warning(unchecked(info_path, skipped))
-        if changes:
-            raise InputError(
-                f"settings differ from the stored run ({changes}); use --overwrite or another --out",
-                path=str(info_path),
-            )
-        return replace(info, settings=kept_settings(stored.get("settings") or {}, info.settings))
+        return replace(
+            info, settings=resumed_settings(stored.get("settings") or {}, info.settings, info_path)
+        )
     if out.exists():
         raise InputError(f"{RESPONSES_FILE} exists without {GENERATION_FILE}; use --overwrite", path=str(out))
     return info

@@ -17,7 +17,7 @@ When every conversation is done, the inquiries are judged and the run is written
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from typing import Any
 from consistest.core import log
 from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, progress, read_json
-from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, run_lock, settings_changes, unchecked
+from consistest.core.rundir import JUDGE_FILE, AppendLog, read_log, resumed_settings, run_lock
 from consistest.core.signature import make_signature
 from consistest.data.dialogues import read_dialogues
 from consistest.metrics.rules import RULES_VERSION
@@ -126,7 +126,7 @@ def run_converse(cfg: ConverseConfig, nli: Any = None) -> Path:
     judge_nli = load_judge_nli(cfg, nli)  # before any generation: a bad --nli costs nothing
     out = Path(cfg.out)
     with run_lock(out):
-        _check_resume(out, run.settings, cfg.overwrite)
+        run = replace(run, settings=_check_resume(out, run.settings, cfg.overwrite))
         state = RunState(run.plans, cfg.turns, cfg.inquiry_delays)
         events_path = out / EVENTS_FILE
         state.restore(read_log(events_path, state.known_ids()), str(events_path))
@@ -149,23 +149,18 @@ def _info(
             **({"model_judge": model} if model else {})}  # fmt: skip
 
 
-def _check_resume(out: Path, settings: dict[str, Any], overwrite: bool) -> None:
+def _check_resume(out: Path, settings: dict[str, Any], overwrite: bool) -> dict[str, Any]:
+    """The settings the run will store, after refusing a resume with other settings."""
     if overwrite:
         for name in OUR_FILES:
             (out / name).unlink(missing_ok=True)
-        return
+        return settings
     if (out / RUN_FILE).exists():
         old = (read_json(out / RUN_FILE) or {}).get("settings") or {}
-        changes, skipped = settings_changes(old, settings)
-        if skipped:
-            log.warning(unchecked(out / RUN_FILE, skipped))
-        if changes:
-            raise InputError(
-                f"settings differ from the stored run ({changes}); use --overwrite or another --out",
-                path=str(out / RUN_FILE),
-            )
-    elif (out / EVENTS_FILE).exists():
+        return resumed_settings(old, settings, out / RUN_FILE)
+    if (out / EVENTS_FILE).exists():
         raise InputError(f"{EVENTS_FILE} exists without {RUN_FILE}; use --overwrite", path=str(out))
+    return settings
 
 
 def _generate(
