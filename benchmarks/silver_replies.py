@@ -28,14 +28,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from consistest.core.io import read_jsonl
 from consistest.core.records import Sample
 from consistest.data.dataset_dir import load_samples
 
 JUDGED = ("consistent", "uninformative", "intra", "role", "history")
-
-
-def read_jsonl(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
 
 def _norm(text: str) -> str:
@@ -60,7 +57,7 @@ def held_out(files: list[Path], samples: dict[str, Sample]) -> tuple[set[str], l
     keys: set[str] = set()
     personas: list[set[str]] = []
     for path in files:
-        for row in read_jsonl(path):
+        for _, row in read_jsonl(path):
             sample = samples[row["id"]]
             keys |= keys_of(sample)
             personas.append({_norm(p) for p in sample.persona})
@@ -89,7 +86,7 @@ def main() -> None:
     samples = {s.id: s for s in load_samples(args.dataset)}
     keys, personas = held_out(args.exclude, samples)
     counts: Counter[str] = Counter()
-    for row in read_jsonl(args.run / "scores.jsonl"):
+    for _, row in read_jsonl(args.run / "scores.jsonl"):
         sample = samples[row["id"]]
         if shares(sample, keys, personas, args.persona_overlap):
             counts["shares a held-out QA, fact, dialogue or persona"] += 1
