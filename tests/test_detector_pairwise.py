@@ -13,7 +13,14 @@ from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.decode_reader import make_example, read_decode
 from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
-from consistest.tasks.cdconv.pairwise import PairSettings, decide, example_pairs, pick_tau
+from consistest.tasks.cdconv.pairwise import (
+    PairSettings,
+    decide,
+    dialogue_score,
+    example_pairs,
+    pick_tau,
+    rule_evidence,
+)
 from consistest.tasks.cdconv.report import figures_with_intervals, point_figures
 
 DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"
@@ -50,6 +57,45 @@ def test_pairs_of_a_dialogue() -> None:
     assert turns == [("i am a nurse . i love it .", "i am a pilot .", "history")]
     two = make_example(["hi .", "i am tall . i am short ."], "intra")
     assert example_pairs(two, PairSettings(("intra",), "turn")) == [("i am tall .", "i am short .", "intra")]
+
+
+def test_qa_pairs_read_the_answer_with_its_question() -> None:
+    """--qa-rules: "no ." to "do you have a dog ?" is read as "i don't have a dog .", against the premises
+    on the question's topic only (all of them when none is)."""
+    persona = ["i have a dog named max .", "i love tea ."]
+    ex = make_example(["hi .", "i am a nurse .", "do you have a dog ?", "no ."], "history", persona=persona)
+    assert example_pairs(ex, PairSettings(qa=True)) == [
+        ("i have a dog named max .", "i don't have a dog .", "persona")
+    ]
+    assert PairSettings(qa=True).tag() == "history+persona/sentence/qa:1"
+    assert len(example_pairs(ex, PairSettings())) == 3 and PairSettings().tag() == "history+persona/sentence"
+    off = make_example(
+        ["hi .", "i am a nurse .", "what do you do for fun ?", "i swim ."], "none", persona=persona
+    )
+    assert [p for p, _, _ in example_pairs(off, PairSettings(qa=True))] == ["i am a nurse .", *persona]
+
+
+@pytest.mark.parametrize(
+    ("turns", "category"),
+    [
+        (["do you have a dog ?", "no ."], "history"),  # the other stand than the persona
+        (["do you have a dog ?", "yes i do !"], "none"),
+        (["do you like math ?", "yes , i hate math ."], "intra"),
+        (["how old are you ?", "how old are you ?"], "role"),
+        (["what do you do for fun ?", "i swim ."], None),  # the rules cannot tell: the guard decides
+    ],
+)
+def test_qa_rules_decide_where_they_can(turns: list[str], category: str | None) -> None:
+    ex = make_example(turns, None, persona=["i have a dog named max ."])
+    (evidence,) = rule_evidence([ex], PairSettings(qa=True))
+    assert rule_evidence([ex], PairSettings()) == [None]
+    if category is None:
+        assert evidence is None
+        assert dialogue_score({"persona": 0.3}, evidence) == 0.3
+        return
+    p = decide(ex.id, {"persona": 0.9}, 0.5, evidence)  # the guard's 0.9 does not overrule the rules
+    assert p.category == category
+    assert dialogue_score({"persona": 0.9}, evidence) == float(category != "none")
 
 
 @pytest.mark.parametrize(
@@ -180,6 +226,21 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     tiny_roberta_classifier(guard, seed=1)  # other weights in the same folder
     res = CliRunner().invoke(main, ["detect", "--detector", str(out), "--data", str(DECODE_STYLE)])
     assert res.exit_code == 2 and "not the one tau was picked with" in res.output
+    qa = tmp_path / "pairs-qa"
+    res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--qa-rules", "--out", str(qa), "-q"])
+    assert res.exit_code == 0, res.output
+    info = json.loads((qa / "detector.json").read_text())
+    assert info["qa_rules"] is True and "|pairs:history+persona/sentence/qa:1|" in info["signature"]
+    res = CliRunner().invoke(
+        main, ["detect", "--detector", str(qa), "--data", str(DECODE_STYLE), "--n-boot", "50"]
+    )
+    assert res.exit_code == 0 and "/qa:1|" in res.output, res.output
+
+
+def test_qa_rules_belong_to_nli_pairs(tmp_path: Path) -> None:
+    args = ["train-detector", "--architecture", "pair", "--qa-rules", "--data", str(DECODE_STYLE)]
+    res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "--qa-rules is a setting of --architecture nli-pairs" in res.output
 
 
 def test_nli_pairs_needs_a_guard(tmp_path: Path) -> None:

@@ -63,6 +63,13 @@ ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
     help="nli-pairs: what the last turn is checked against: history (earlier bot turns), persona, intra "
     "(its own sentences), comma-separated.",
 )
+@click.option(
+    "--qa-rules",
+    is_flag=True,
+    help="nli-pairs: read the last turn with the user's question before it: yes/no answers spelled out, "
+    "the guard on the question's topic, and the answer rules decide where they can (returned questions, "
+    "a yes/no word its own reply contradicts, the other stand than the persona).",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output detector directory.")
 @click.option(
     "--base",

@@ -6,6 +6,12 @@ every turn is split into sentences first. The dialogue's contradiction score is 
 P(contradiction) over its pairs; above ``tau`` the last turn is a contradiction, of the category of that
 pair's source (history and persona -> ``history``, intra -> ``intra``).
 
+With ``qa`` (``--qa-rules``) the last turn is read with the user's turn before it
+(:mod:`consistest.metrics.answers`): a yes/no answer is spelled out as the statement it makes ("no ." to "do
+you have a dog ?" -> "i don't have a dog ."), the guard reads only the sentences on the question's topic
+(all when none is), and where the answer rules can tell (the reply returns the question, contradicts its own
+yes/no word, or takes the other stand than the persona and earlier turns) they decide, not the guard.
+
 ``tau`` is picked on labelled dev dialogues (``pick_tau``: the threshold that maximises balanced accuracy,
 the mean of the recall of contradictions and of consistent turns; among equally good thresholds the
 lower median) and stored with the guard's name and weight hash in ``detector.json``, so ``consistest detect``
@@ -22,6 +28,7 @@ from typing import Any, Literal, get_args
 from consistest.core.errors import InputError
 from consistest.core.io import read_json
 from consistest.core.records import DialogueExample
+from consistest.metrics.answers import ANSWERS_VERSION, Evidence, answer_statement, on_topic, qa_evidence
 from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
@@ -41,9 +48,10 @@ class PairSettings:
 
     sources: tuple[Source, ...] = ("history", "persona")
     unit: Unit = "sentence"
+    qa: bool = False  # read the last turn with the user's question (the answer rules)
 
     def tag(self) -> str:
-        return f"{'+'.join(self.sources)}/{self.unit}"
+        return f"{'+'.join(self.sources)}/{self.unit}" + (f"/qa:{ANSWERS_VERSION}" if self.qa else "")
 
 
 def _parts(text: str, unit: Unit) -> list[str]:
@@ -56,20 +64,45 @@ def bot_turns(turns: Sequence[str]) -> list[str]:
     return list(turns[-3::-2][::-1])
 
 
+def question_of(ex: DialogueExample) -> str:
+    """The user's turn the last one answers ("" in a one-turn dialogue)."""
+    return ex.turns[-2] if len(ex.turns) >= 2 else ""
+
+
+def premises(ex: DialogueExample, unit: Unit = "sentence") -> list[tuple[str, Source]]:
+    """The speaker's earlier statements, earlier turns first, then persona sentences."""
+    earlier = [(p, "history") for t in bot_turns(ex.turns) for p in _parts(t, unit)]
+    return [*earlier, *((p, "persona") for p in ex.persona if p.strip())]  # type: ignore[misc]
+
+
 def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str, str, Source]]:
     """Every (premise, hypothesis, source) the guard reads for one dialogue."""
-    last = _parts(ex.turns[-1], settings.unit)
-    pairs: list[tuple[str, str, Source]] = []
-    if "history" in settings.sources:
-        pairs += [
-            (p, h, "history") for t in bot_turns(ex.turns) for p in _parts(t, settings.unit) for h in last
-        ]
-    if "persona" in settings.sources:
-        pairs += [(p, h, "persona") for p in ex.persona if p.strip() for h in last]
+    reply = answer_statement(question_of(ex), ex.turns[-1]) if settings.qa else ex.turns[-1]
+    last = _parts(reply, settings.unit)
+    before = [(p, src) for p, src in premises(ex, settings.unit) if src in settings.sources]
+    if settings.qa:
+        kept = set(on_topic(question_of(ex), [p for p, _ in before]))
+        before = [(p, src) for p, src in before if p in kept] or before
+    pairs: list[tuple[str, str, Source]] = [(p, h, src) for p, src in before for h in last]
     if "intra" in settings.sources:
-        sents = _parts(ex.turns[-1], "sentence")
+        sents = _parts(reply, "sentence")
         pairs += [(a, b, "intra") for i, a in enumerate(sents) for b in sents[i + 1 :]]
     return pairs
+
+
+def rule_evidence(examples: Sequence[DialogueExample], settings: PairSettings) -> list[Evidence | None]:
+    """The answer rules' verdict per dialogue (None everywhere without ``qa``)."""
+    if not settings.qa:
+        return [None] * len(examples)
+    return [qa_evidence(question_of(ex), ex.turns[-1], [p for p, _ in premises(ex)]) for ex in examples]
+
+
+def dialogue_score(scores: dict[str, float], evidence: Evidence | None) -> float:
+    """The score tau is compared with: the rules' verdict where they have one (1 or 0), else the largest
+    P(contradiction)."""
+    if evidence is not None:
+        return float(evidence.verdict == "contradiction")
+    return max(scores.values(), default=0.0)
 
 
 def contradiction_scores(
@@ -90,8 +123,14 @@ def contradiction_scores(
     return out
 
 
-def decide(item_id: str, scores: dict[str, float], tau: float) -> Prediction:
-    """Contradiction when the largest score exceeds tau, of the category of its source."""
+def decide(
+    item_id: str, scores: dict[str, float], tau: float, evidence: Evidence | None = None
+) -> Prediction:
+    """The rules' verdict where they have one; else a contradiction when the largest score exceeds tau, of
+    the category of its source."""
+    if evidence is not None:
+        category = evidence.category or "none"
+        return Prediction(item_id, category, 1.0, float(category != "none"), {**scores, evidence.rule: 1.0})
     src = max(scores, key=scores.__getitem__) if scores else "history"
     top = scores.get(src, 0.0)
     category = CATEGORY[src] if top > tau else "none"
@@ -122,11 +161,14 @@ class PairwiseDetector:
             )
         self.guard = guard
         self.tau = float(self.info["tau"])
-        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"])
+        self.settings = PairSettings(
+            tuple(self.info["sources"]), self.info["unit"], bool(self.info.get("qa_rules", False))
+        )
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
         scores = contradiction_scores(self.guard, examples, self.settings)
-        return [decide(ex.id, s, self.tau) for ex, s in zip(examples, scores, strict=True)]
+        rules = rule_evidence(examples, self.settings)
+        return [decide(ex.id, s, self.tau, ev) for ex, s, ev in zip(examples, scores, rules, strict=True)]
 
 
 def calibrate(
@@ -149,7 +191,9 @@ def calibrate(
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
     labelled = labelled_dev(dev)
-    scores = [max(s.values()) for s in contradiction_scores(guard, labelled, settings)]
+    rules = rule_evidence(labelled, settings)
+    pair_scores = contradiction_scores(guard, labelled, settings)
+    scores = [dialogue_score(s, ev) for s, ev in zip(pair_scores, rules, strict=True)]
     tau, bal = pick_tau(scores, [ex.label != "none" for ex in labelled])
     dev_hash = content_hash(sorted((ex.id, ex.label) for ex in labelled))
     local = Path(spec).expanduser()
@@ -166,6 +210,7 @@ def calibrate(
         "dev_balanced_accuracy": bal,
         "sources": list(settings.sources),
         "unit": settings.unit,
+        "qa_rules": settings.qa,
         "dev": {name: sum(ex.label is not None for ex in v) for name, v in dev.items()},
         "signature": signature,
     }

@@ -40,6 +40,7 @@ class TrainDetectorConfig:
     nli: str | None = None  # nli-pairs: the guard
     pair_unit: pw.Unit = "sentence"
     pair_sources: tuple[pw.Source, ...] = ("history", "persona")
+    qa_rules: bool = False  # nli-pairs: read the last turn with the user's question (answer rules)
     dataset: str | None = None  # the dataset directory of scored ConsisTest runs among the inputs
     split_by: SplitBy = "context"
     split_seed: int = 13
@@ -75,6 +76,7 @@ class TrainDetectorConfig:
             "dev",
             "nli",
             "pair_unit",
+            "qa_rules",
             "decision",
         )
         for k in (*drop, "pair_sources", *(() if self.user_turn else ("user_turn",))):
@@ -195,6 +197,8 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         raise InputError("nli-pairs needs the guard: --nli <model folder or hub id>", field="nli")
     if cfg.user_turn and cfg.architecture != "pair":
         raise InputError("--user-turn is a setting of the pair view (--architecture pair)", field="user_turn")
+    if cfg.qa_rules and cfg.architecture != pw.ARCHITECTURE:
+        raise InputError("--qa-rules is a setting of --architecture nli-pairs", field="qa_rules")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
     examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
@@ -269,7 +273,7 @@ def calibrate_pairs(
     """nli-pairs: no training; tau picked on the ``--dev`` sets, or without them on the dev split of
     ``--data``; the dev split is reported either way."""
     dev = devs or {"dev": parts["dev"]}
-    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit)
+    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit, cfg.qa_rules)
     info = pw.calibrate(cfg.nli, settings, dev, out, batch_size=cfg.batch_size, device=cfg.device)
     info["config"] = {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")}
     info["counts"] = {k: len(v) for k, v in parts.items()}
