@@ -26,6 +26,14 @@ from consistest.metrics.answers import (
         ("do you have a dog ?", "no idea , sorry", None),  # "no idea" answers nothing
         ("what is your name ?", "yes .", "yes"),  # the word is read whatever the question
         ("what is your name ?", "i do .", None),  # a WH question has no short forms
+        ("do you like tea ?", "of course not .", "no"),
+        ("do you like tea ?", "absolutely not , i hate it", "no"),
+        ("do you like tea ?", "yes and no .", None),
+        ("do you like tea ?", "yes . no .", None),
+        ("do you like tea ?", "yes , no problem", "yes"),  # "no problem" answers nothing
+        ("do you like tea ?", "i don\u2019t .", "no"),  # a curly apostrophe
+        ("do you like tea ?", "", None),
+        ("do you like tea ?", "?!", None),
     ],
 )
 def test_answer_polarity(question: str, reply: str, expected: str | None) -> None:
@@ -42,6 +50,8 @@ def test_answer_polarity(question: str, reply: str, expected: str | None) -> Non
         ("do you like pizza ?", "nope", "i don't like pizza ."),
         ("what is your name ?", "yes .", "yes ."),  # no Y/N question: the reply unchanged
         ("do you have a dog ?", "i love cats .", "i love cats ."),  # no yes/no answer: unchanged
+        ("do you like tea ?", "i don\u2019t .", "i don't like tea ."),
+        ("i like tea .", "no .", "no ."),  # the user asked nothing
     ],
 )
 def test_answer_statement(question: str, reply: str, expected: str) -> None:
@@ -52,10 +62,12 @@ def test_answer_statement(question: str, reply: str, expected: str) -> None:
     ("question", "reply", "expected"),
     [
         ("how old are you ?", "how old are you ?", True),
-        ("what does your wife do ?", "hi ! what does your wife do ?", True),
-        ("are you vegan ?", "are you vegan ? i love vegan cheese .", True),
-        ("do you like to grill ?", "yes i love to grill . what do you like to grill ?", False),  # a follow-up
-        ("how old are you ?", "i am 32 . how old are you ?", True),
+        ("what does your wife do ?", "what does your wife do ?", True),
+        ("what does your wife do?", "What does your wife do ? ?", True),
+        # not only the question: a question back after a statement is no role confusion (the guidelines)
+        ("are you vegan ?", "are you vegan ? i love vegan cheese .", False),
+        ("how old are you ?", "i am 32 . how old are you ?", False),
+        ("do you like to grill ?", "what do you like to grill ?", False),  # a follow-up, not the question
         ("how old are you ?", "i am 32 years old .", False),
         ("i like dogs .", "i like dogs ?", False),  # the user asked nothing
     ],
@@ -71,6 +83,68 @@ def test_on_topic_keeps_premises_sharing_a_content_word() -> None:
 
 
 PERSONA = ["i have blue eyes and red hair that comes to my waist .", "i have three sisters .", "i love tea ."]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "premises"),
+    [
+        # the question is about someone else: the bot's own statements do not answer it
+        ("does your mom have a dog ?", "no .", ["yes , i have a dog ."]),
+        ("do your parents live in texas ?", "no .", ["i live in texas ."]),
+        # the premise is about the user
+        ("do you like to read ?", "no .", ["oh , you like to read ."]),
+        # additions are no contradiction of a yes
+        ("do you like tea ?", "yes , i like coffee too .", []),
+        ("do you have a dog ?", "yes , i also have a cat .", []),
+        # the user asked nothing
+        ("i live in alabama .", "i live in texas .", ["i live in alabama ."]),
+    ],
+)
+def test_qa_evidence_does_not_overreach(question: str, reply: str, premises: list[str]) -> None:
+    got = qa_evidence(question, reply, premises)
+    assert got is None or got.verdict == "consistent", got
+
+
+def test_qa_rules_take_any_string() -> None:
+    """The rules run on arbitrary dialogues: no string makes them raise (questions shaped like "is that
+    true ?" once did)."""
+    import random
+
+    words = [
+        "is",
+        "are",
+        "do",
+        "does",
+        "did",
+        "that",
+        "this",
+        "your",
+        "you",
+        "my",
+        "dog",
+        "true",
+        "?",
+        ".",
+        ",",
+        "!",
+        "yes",
+        "no",
+        "not",
+        "i",
+        "don't",
+        "'",
+        "’",
+        "2",
+        "two",
+    ]
+    rng = random.Random(0)
+    for _ in range(3000):
+        q = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        r = " ".join(rng.choice(words) for _ in range(rng.randint(0, 6)))
+        qa_evidence(q, r, [r, q])
+        answer_statement(q, r)
+    for q in ("is that true ?", "is your dog ?", "does your dog ?", "?", ""):
+        assert qa_evidence(q, "no .", ["i have a dog ."]) is None
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ def test_qa_pairs_read_the_answer_with_its_question() -> None:
     assert example_pairs(ex, PairSettings(qa=True)) == [
         ("i have a dog named max .", "i don't have a dog .", "persona")
     ]
-    assert PairSettings(qa=True).tag() == "history+persona/sentence/qa:1"
+    assert PairSettings(qa=True).tag() == "history+persona/sentence/qa:2"
     assert len(example_pairs(ex, PairSettings())) == 3 and PairSettings().tag() == "history+persona/sentence"
     off = make_example(
         ["hi .", "i am a nurse .", "what do you do for fun ?", "i swim ."], "none", persona=persona
@@ -95,6 +95,7 @@ def test_qa_rules_decide_where_they_can(turns: list[str], category: str | None) 
         return
     p = decide(ex.id, {"persona": 0.9}, 0.5, evidence)  # the guard's 0.9 does not overrule the rules
     assert p.category == category
+    assert p.stage_probabilities == {f"rule:{evidence.rule}": p.contradiction_probability}
     assert dialogue_score({"persona": 0.9}, evidence) == float(category != "none")
 
 
@@ -230,11 +231,22 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--qa-rules", "--out", str(qa), "-q"])
     assert res.exit_code == 0, res.output
     info = json.loads((qa / "detector.json").read_text())
-    assert info["qa_rules"] is True and "|pairs:history+persona/sentence/qa:1|" in info["signature"]
-    res = CliRunner().invoke(
-        main, ["detect", "--detector", str(qa), "--data", str(DECODE_STYLE), "--n-boot", "50"]
-    )
-    assert res.exit_code == 0 and "/qa:1|" in res.output, res.output
+    assert info["qa_rules"] == 2 and "|pairs:history+persona/sentence/qa:2|" in info["signature"]
+    detect = ["detect", "--detector", str(qa), "--data", str(labels), "--dataset", str(ds), "--n-boot", "50"]
+    res = CliRunner().invoke(main, [*detect, "--out", str(tmp_path / "qa.jsonl")])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in (tmp_path / "qa.jsonl").read_text().splitlines()]
+    assert any(k.startswith("rule:") for r in rows for k in r["stage_probabilities"])  # the rules were read
+    (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": True}))  # picked with qa:1
+    res = CliRunner().invoke(main, detect)
+    assert res.exit_code == 2 and "qa:1, this consistest has qa:2: calibrate again" in res.output
+    plain = json.loads((out / "detector.json").read_text())
+    assert plain["qa_rules"] is False
+    del plain["qa_rules"]  # a folder calibrated before --qa-rules existed
+    tiny_roberta_classifier(guard, seed=0)
+    (out / "detector.json").write_text(json.dumps(plain))
+    res = CliRunner().invoke(main, ["detect", "--detector", str(out), "--data", str(DECODE_STYLE)])
+    assert res.exit_code == 0, res.output
 
 
 def test_qa_rules_belong_to_nli_pairs(tmp_path: Path) -> None:

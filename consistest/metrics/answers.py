@@ -1,16 +1,22 @@
 """A bot turn read with the user's question it answers: the rules of the detectors' ``--qa-rules``.
 
 Alone, "no ." contradicts nothing; after "do you have a dog ?" it says "i don't have a dog", which a persona
-sentence "i have a german shepherd dog ." contradicts. These rules give a detector what the question adds:
+sentence "i have a german shepherd dog ." contradicts. These rules give a detector what the question adds,
+and only where the user's turn is a question (it ends with "?"):
 
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
 - ``qa_evidence``: where the rules can tell, whether the reply contradicts the speaker's earlier statements
-  (persona sentences, earlier turns) or agrees with them, and how: it returns the user's question (``role``);
-  its yes/no word is contradicted by its own long part (``intra``: "yes , i hate math" to "do you like math
-  ?"); the earlier statements and the reply take opposite stands on a Y/N question (``yn``); or, for any
-  question, a reply clause negates or gives another value than an earlier statement on the question's topic
-  (``fact``: "i live in texas" after "i live in alabama").
+  (persona sentences, earlier turns) or agrees with them, and how: it only returns the user's question
+  (``role``, as the annotation guidelines define it); on a question about the bot ("... you ...?"), its
+  yes/no word is contradicted by its own long part or short form (``intra``: "yes , i hate math" to "do you
+  like math ?"), or the earlier statements and the reply take opposite stands (``yn``); for any question, a
+  reply clause negates or gives another value than an earlier statement on the question's topic with the
+  same subject (``fact``: "i have five sisters" after "i have three sisters").
+
+Known limits: verbs and tenses are not compared ("no" to "do you like japan ?" contradicts "i live in japan";
+"no" to "did you have a dog as a kid ?" contradicts "i have a dog"), and a consistent answer decides the turn
+even when a later sentence of it contradicts another persona fact.
 
 Pure token rules over :mod:`.propositions` and :mod:`.stances` (the readings ``--method plus`` uses),
 versioned with ``ANSWERS_VERSION``; what they do not decide is left to NLI.
@@ -23,27 +29,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from consistest.metrics.clean import clean_response
+from consistest.metrics.clean import CLEAN_VERSION, clean_response
 from consistest.metrics.numbers import tokens
-from consistest.metrics.plus import long_part
+from consistest.metrics.plus import PLUS_VERSION, long_part
 from consistest.metrics.propositions import (
     Keys,
     clauses,
     is_content,
     proposition,
     question_keys,
+    statement_keys,
     stem,
     words_of,
 )
-from consistest.metrics.rules import FILLERS, _phrase_at, question_forms
+from consistest.metrics.rules import FILLERS, RULES_VERSION, Outcome, _phrase_at, judge, question_forms
 from consistest.metrics.stances import clause_reading
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
 
-ANSWERS_VERSION = 1
+# 2: only after a question; subjects compared; "role" only when the reply is nothing but the
+# returned question; "of course not" is no; additions ("yes , i also have a cat") are no intra
+ANSWERS_VERSION = 2
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION) == (2, 3, 2), "bump ANSWERS_VERSION with its parts"
 Polarity = Literal["yes", "no"]
 Rule = Literal["role", "intra", "yn", "fact"]
 CATEGORY: dict[Rule, str] = {"role": "role", "intra": "intra", "yn": "history", "fact": "history"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+ADDING = re.compile(r"\b(?:too|also|as well|both|either|besides|plus)\b")
 
 
 @dataclass(frozen=True)
@@ -58,16 +69,29 @@ class Evidence:
         return CATEGORY[self.rule] if self.verdict == "contradiction" else None
 
 
+def _plain(text: str) -> str:
+    return str(text).replace("\u2019", "'")
+
+
+def is_question(turn: str) -> bool:
+    """The user's turn asks something: it ends with a question mark."""
+    return _plain(turn).rstrip().endswith("?")
+
+
 def answer_polarity(question: str, reply: str) -> Polarity | None:
-    """``yes``/``no`` when the reply opens (after fillers) with a yes/no phrase, or with a short form of the
-    question standing alone ("i do ." to "do you ...?"); None otherwise, also for "i do like it"."""
-    toks = [t for t in tokens(clean_response(reply)) if t.strip()]
+    """``yes``/``no`` when the reply opens (after fillers) with a yes/no phrase ("of course not": no; "yes
+    and no": neither), or with a short form of the question standing alone ("i do ." to "do you ...?")."""
+    toks = [t for t in tokens(clean_response(_plain(reply))) if t.strip()]
     i = 0
     while i < len(toks) and (toks[i] in FILLERS or not toks[i][0].isalnum()):
         i += 1
     said = _phrase_at(toks, i)
     if said is not None:
-        return said[0]  # type: ignore[return-value]
+        nxt = [t for t in toks[i + said[1] :] if t[0].isalnum() and t not in ("and", "or", "but")]
+        if said[0] == "yes" and nxt[:1] == ["not"]:
+            return "no"  # "of course not", "absolutely not"
+        other = _phrase_at(nxt, 0) if nxt else None
+        return None if other is not None and other[0] != said[0] else said[0]  # type: ignore[return-value]
     for form, polarity in question_forms(question)[0].get(toks[i] if i < len(toks) else "", []):
         j = i + len(form)
         if tuple(toks[i:j]) == form and (j == len(toks) or not toks[j][0].isalnum()):
@@ -78,19 +102,19 @@ def answer_polarity(question: str, reply: str) -> Polarity | None:
 def answer_statement(question: str, reply: str) -> str:
     """The reply with its yes/no answer spelled out as the question's statement or negation, then the rest
     ("yes i do . i have two" to "do you have kids ?" -> "i have kids . i have two"); the reply unchanged
-    when the question is no Y/N question or the reply gives no yes/no answer."""
-    prop = proposition(question)
+    when the user asked no Y/N question or the reply gives no yes/no answer."""
+    prop = proposition(_plain(question)) if is_question(question) else None
     said = answer_polarity(question, reply) if prop is not None else None
     if prop is None or said is None:
         return reply
     head = prop.statement() if said == "yes" else prop.negation()
-    rest = long_part(clean_response(reply))
+    rest = long_part(clean_response(_plain(reply)))
     return f"{head} . {rest}" if rest else f"{head} ."
 
 
 def content_stems(text: str) -> frozenset[str]:
     """The stems of a text's content words (no function words, pronouns or negations)."""
-    return frozenset(stem(w) for w in words_of(text) if is_content(w))
+    return frozenset(stem(w) for w in words_of(_plain(text)) if is_content(w))
 
 
 def on_topic(question: str, premises: Sequence[str]) -> list[str]:
@@ -100,70 +124,99 @@ def on_topic(question: str, premises: Sequence[str]) -> list[str]:
 
 
 def returns_question(question: str, reply: str) -> bool:
-    """The reply asks the user's question back: one of its questions holds every content word of the user's
-    (and, for a Y/N question, opens with the same word: "what do you like to grill ?" follows "do you like
-    to grill ?" up, it does not return it)."""
+    """The reply is nothing but the user's question asked back: no statement, and one of its questions
+    holds every content word of the user's (for a Y/N question, opening with the same word: "what do you
+    like to grill ?" follows "do you like to grill ?" up, it does not return it)."""
     want = content_stems(question)
-    if not want or not question.strip().endswith("?"):
+    if not want or not is_question(question) or re.search(r"\w", clean_response(_plain(reply))):
         return False
     opener = question.split()[0].lower()
-    opens = (lambda s: s.split()[0].lower() == opener) if proposition(question) else (lambda s: True)
-    asked = [s for s in SENTENCE_END.split(reply.strip()) if s.endswith("?")]
+    opens = (lambda s: s.split()[0].lower() == opener) if proposition(_plain(question)) else (lambda s: True)
+    asked = [s for s in SENTENCE_END.split(_plain(reply).strip()) if s.endswith("?")]
     return any(want <= content_stems(s) and opens(s) for s in asked)
 
 
 def qa_evidence(question: str, reply: str, premises: Sequence[str]) -> Evidence | None:
     """The rules' verdict on ``reply`` (the speaker's answer to ``question``) against ``premises`` (the
     speaker's persona sentences and earlier sentences), in the module docstring's order; None where they
-    cannot tell."""
+    cannot tell, and always after a user turn that asks nothing."""
+    if not is_question(question):
+        return None
+    question, reply = _plain(question), _plain(reply)
     if returns_question(question, reply):
         return Evidence("contradiction", "role")
     prop = proposition(question)
-    if prop is not None:
+    if prop is not None and prop.subject == ("i",):
         got = _yes_no_evidence(question, question_keys(prop), reply, premises)
         if got is not None:
             return got
     return _fact_evidence(question, reply, premises)
 
 
-def _stance(keys: Keys, texts: Sequence[str], share: tuple[float, float], full_only: bool) -> str | None:
-    """The texts' combined stance on the keys (yes, no, other, conflict or None), clauses about the user
-    skipped."""
+def _own_clauses(texts: Sequence[str]) -> list[str]:
+    """The clauses of the texts not about the user."""
+    return [c for t in texts for c in clauses(clean_response(_plain(t))) if not about_user(c)]
+
+
+def _same_subject(a: Keys | None, b: Keys | None) -> bool:
+    """Two clauses about the same subject, or one without a subject ("two cats !" answers for the asker's)."""
+    return a is None or b is None or not a.subject or not b.subject or a.subject == b.subject
+
+
+def _premise_stand(keys: Keys, premises: Sequence[str]) -> str | None:
+    """The premises' stand on a question about the bot: their clauses about the bot that say all its
+    value words (or another value in the same frame). The verb and the tense are not compared: on dev,
+    requiring them lost more right verdicts ("i am fluent in spanish" to "can you speak spanish ?") than it
+    saved wrong ones ("i live in japan" to "do you like japan ?")."""
     got = []
-    for text in texts:
-        for c in clauses(clean_response(text)):
-            r = None if about_user(c) else clause_reading(keys, c, *share)
-            if r is not None and (r.full or not full_only):
-                got.append(r.stance)
-    return _combine(got)
+    for c in _own_clauses(premises):
+        r = clause_reading(keys, c) if _same_subject(statement_keys(c), keys) else None
+        if r is not None and r.full:
+            got.append(r.stance)
+    stand = _combine(got)
+    return "no" if stand == "other" else stand
 
 
 def _yes_no_evidence(question: str, keys: Keys, reply: str, premises: Sequence[str]) -> Evidence | None:
-    """A Y/N question: the reply's yes/no word against its own long part, then the reply's answer against
-    the premises' stand on the question (another value counts as no: "i have brown eyes" to "blue eyes ?")."""
+    """A Y/N question about the bot: the reply's yes/no word against its own short form and long part
+    (another value contradicts a yes unless the reply adds it: "yes , i also have a cat"), then the reply's
+    answer against the premises' stand (another value counts as no: "i have brown eyes" to "blue eyes ?")."""
     said = answer_polarity(question, reply)
     cleaned = clean_response(reply)
+    if said is not None and judge(question, said, "yn", reply).outcome == Outcome.OPPOSITE_SHORT_FORM:
+        return Evidence("contradiction", "intra")  # "yes , i don't ."
     rest = long_part(cleaned) if said else cleaned
-    own = _stance(keys, [rest], LONG_SHARE if said else (0.0, 0.0), full_only=False) if rest else None
-    if (said == "yes" and own in ("no", "other")) or (said == "no" and own == "yes"):
+    own = _stance(keys, [rest], LONG_SHARE if said else (0.0, 0.0)) if rest else None
+    if (said == "yes" and own == "no") or (said == "no" and own == "yes"):
+        return Evidence("contradiction", "intra")
+    if said == "yes" and own == "other" and not ADDING.search(rest):
         return Evidence("contradiction", "intra")
     answer = said or {"yes": "yes", "no": "no", "other": "no"}.get(own or "")
-    truth = _stance(keys, premises, (0.0, 0.0), full_only=True)
-    truth = "no" if truth == "other" else truth
+    truth = _premise_stand(keys, premises)
     if answer is None or truth not in ("yes", "no"):
         return None
     return Evidence("consistent" if truth == answer else "contradiction", "yn")
 
 
+def _stance(keys: Keys, texts: Sequence[str], share: tuple[float, float]) -> str | None:
+    """The texts' combined stance on the keys (yes, no, other, conflict or None), clauses about the user
+    skipped."""
+    got = [r.stance for c in _own_clauses(texts) if (r := clause_reading(keys, c, *share)) is not None]
+    return _combine(got)
+
+
 def _fact_evidence(question: str, reply: str, premises: Sequence[str]) -> Evidence | None:
-    """Any question: a reply clause that negates or gives another value than a premise on the question's
-    topic contradicts it; one that restates it (and none that contradicts) is consistent."""
-    cleaned = clean_response(answer_statement(question, reply))
-    parts = [c for c in clauses(cleaned) if not about_user(c)]
+    """Any question: a reply clause that negates or gives another value than a premise clause on the
+    question's topic (with the same subject) contradicts it; one that restates it (and none that
+    contradicts) is consistent."""
+    parts = [(c, statement_keys(c)) for c in _own_clauses([answer_statement(question, reply)])]
     stances = set()
-    for premise in on_topic(question, premises):
-        for c in parts:
-            r = fact_reading(clean_response(premise), c)
+    for pc in _own_clauses(on_topic(question, premises)):
+        pk = statement_keys(pc)
+        for c, k in parts:
+            if not _same_subject(k, pk):
+                continue
+            r = fact_reading(pc, c)
             if r is not None and r.full:
                 stances.add(r.stance)
     if stances & {"no", "other"}:

@@ -96,9 +96,9 @@ def proposition(question: str) -> Proposition | None:
     else:  # "were women allowed to vote ...": a bare noun subject
         n, subject = 1, (rest[0],)
         pronoun = "they" if rest[0].endswith("s") or rest[0] in ("women", "men", "people") else "it"
+    if n >= len(rest):
+        return None  # "is your dog ?": a subject and no predicate
     pred = [_swap(w, nxt) for w, nxt in zip(rest[n:], [*rest[n + 1 :], ""], strict=True)]
-    if not pred:
-        return None
     verb, k = None, 0
     while k < len(pred) - 1 and (pred[k] in ADVERBS or pred[k].endswith("ly")):
         k += 1

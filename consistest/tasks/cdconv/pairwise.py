@@ -28,7 +28,14 @@ from typing import Any, Literal, get_args
 from consistest.core.errors import InputError
 from consistest.core.io import read_json
 from consistest.core.records import DialogueExample
-from consistest.metrics.answers import ANSWERS_VERSION, Evidence, answer_statement, on_topic, qa_evidence
+from consistest.metrics.answers import (
+    ANSWERS_VERSION,
+    Evidence,
+    answer_statement,
+    is_question,
+    on_topic,
+    qa_evidence,
+)
 from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
@@ -80,7 +87,7 @@ def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str
     reply = answer_statement(question_of(ex), ex.turns[-1]) if settings.qa else ex.turns[-1]
     last = _parts(reply, settings.unit)
     before = [(p, src) for p, src in premises(ex, settings.unit) if src in settings.sources]
-    if settings.qa:
+    if settings.qa and is_question(question_of(ex)):
         kept = set(on_topic(question_of(ex), [p for p, _ in before]))
         before = [(p, src) for p, src in before if p in kept] or before
     pairs: list[tuple[str, str, Source]] = [(p, h, src) for p, src in before for h in last]
@@ -91,10 +98,25 @@ def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str
 
 
 def rule_evidence(examples: Sequence[DialogueExample], settings: PairSettings) -> list[Evidence | None]:
-    """The answer rules' verdict per dialogue (None everywhere without ``qa``)."""
+    """The answer rules' verdict per dialogue, against the premises of the settings' sources (None
+    everywhere without ``qa``)."""
     if not settings.qa:
         return [None] * len(examples)
-    return [qa_evidence(question_of(ex), ex.turns[-1], [p for p, _ in premises(ex)]) for ex in examples]
+    return [
+        qa_evidence(question_of(ex), ex.turns[-1], [p for p, src in premises(ex) if src in settings.sources])
+        for ex in examples
+    ]
+
+
+def scored(
+    nli: ProbabilisticNLI, examples: Sequence[DialogueExample], settings: PairSettings
+) -> tuple[list[dict[str, float]], list[Evidence | None]]:
+    """The rules' verdicts, and the guard's scores for the dialogues the rules leave (empty for the
+    others: the guard does not read them)."""
+    rules = rule_evidence(examples, settings)
+    left = [ex for ex, ev in zip(examples, rules, strict=True) if ev is None]
+    it = iter(contradiction_scores(nli, left, settings))
+    return [next(it) if ev is None else {} for ev in rules], rules
 
 
 def dialogue_score(scores: dict[str, float], evidence: Evidence | None) -> float:
@@ -128,9 +150,10 @@ def decide(
 ) -> Prediction:
     """The rules' verdict where they have one; else a contradiction when the largest score exceeds tau, of
     the category of its source."""
-    if evidence is not None:
-        category = evidence.category or "none"
-        return Prediction(item_id, category, 1.0, float(category != "none"), {**scores, evidence.rule: 1.0})
+    if evidence is not None:  # scored 1 or 0 against tau, as when tau was picked
+        p = float(evidence.verdict == "contradiction")
+        category = (evidence.category or "none") if p > tau else "none"
+        return Prediction(item_id, category, 1.0, p, {f"rule:{evidence.rule}": p})
     src = max(scores, key=scores.__getitem__) if scores else "history"
     top = scores.get(src, 0.0)
     category = CATEGORY[src] if top > tau else "none"
@@ -161,13 +184,18 @@ class PairwiseDetector:
             )
         self.guard = guard
         self.tau = float(self.info["tau"])
-        self.settings = PairSettings(
-            tuple(self.info["sources"]), self.info["unit"], bool(self.info.get("qa_rules", False))
-        )
+        qa = self.info.get("qa_rules", False)
+        if qa and qa != ANSWERS_VERSION:  # true: the first version
+            raise InputError(
+                f"tau was picked with the answer rules qa:{int(qa)}, this consistest has "
+                f"qa:{ANSWERS_VERSION}: calibrate again (train-detector --architecture nli-pairs --qa-rules)",
+                path=str(self.dir / DETECTOR_FILE),
+                field="qa_rules",
+            )
+        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa))
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
-        scores = contradiction_scores(self.guard, examples, self.settings)
-        rules = rule_evidence(examples, self.settings)
+        scores, rules = scored(self.guard, examples, self.settings)
         return [decide(ex.id, s, self.tau, ev) for ex, s, ev in zip(examples, scores, rules, strict=True)]
 
 
@@ -191,8 +219,7 @@ def calibrate(
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
     labelled = labelled_dev(dev)
-    rules = rule_evidence(labelled, settings)
-    pair_scores = contradiction_scores(guard, labelled, settings)
+    pair_scores, rules = scored(guard, labelled, settings)
     scores = [dialogue_score(s, ev) for s, ev in zip(pair_scores, rules, strict=True)]
     tau, bal = pick_tau(scores, [ex.label != "none" for ex in labelled])
     dev_hash = content_hash(sorted((ex.id, ex.label) for ex in labelled))
@@ -210,7 +237,7 @@ def calibrate(
         "dev_balanced_accuracy": bal,
         "sources": list(settings.sources),
         "unit": settings.unit,
-        "qa_rules": settings.qa,
+        "qa_rules": ANSWERS_VERSION if settings.qa else False,
         "dev": {name: sum(ex.label is not None for ex in v) for name, v in dev.items()},
         "signature": signature,
     }
