@@ -7,6 +7,7 @@ import pytest
 from consistest.metrics.answers import (
     answer_polarity,
     answer_statement,
+    is_question,
     on_topic,
     qa_evidence,
     returns_question,
@@ -31,6 +32,10 @@ from consistest.metrics.answers import (
         ("do you like tea ?", "yes and no .", None),
         ("do you like tea ?", "yes . no .", None),
         ("do you like tea ?", "yes , no problem", "yes"),  # "no problem" answers nothing
+        ("do you like tea ?", "sure , not a problem", "yes"),  # "not" after a comma is no "of course not"
+        ("do you like tea ?", "yes , not many though", "yes"),
+        ("do you like tea ?", "no , of course not", "no"),
+        ("do you like tea ?", "nope , definitely not", "no"),
         ("do you like tea ?", "i don\u2019t .", "no"),  # a curly apostrophe
         ("do you like tea ?", "", None),
         ("do you like tea ?", "?!", None),
@@ -51,6 +56,8 @@ def test_answer_polarity(question: str, reply: str, expected: str | None) -> Non
         ("what is your name ?", "yes .", "yes ."),  # no Y/N question: the reply unchanged
         ("do you have a dog ?", "i love cats .", "i love cats ."),  # no yes/no answer: unchanged
         ("do you like tea ?", "i don\u2019t .", "i don't like tea ."),
+        ("do you like tea ?", "no , of course not .", "i don't like tea ."),
+        ("do you like tea ?", "sure , not a problem", "i like tea . not a problem"),
         ("i like tea .", "no .", "no ."),  # the user asked nothing
     ],
 )
@@ -76,6 +83,21 @@ def test_returns_question(question: str, reply: str, expected: bool) -> None:
     assert returns_question(question, reply) is expected
 
 
+@pytest.mark.parametrize(
+    ("turn", "expected"),
+    [
+        ("do you have a dog ?", True),
+        ("really?! :)", True),
+        ("What did you recently buy with your best friend ", True),  # a WH turn without "?"
+        ("what a day .", False),
+        ("i like small cities .", False),
+        ("", False),
+    ],
+)
+def test_is_question(turn: str, expected: bool) -> None:
+    assert is_question(turn) is expected
+
+
 def test_on_topic_keeps_premises_sharing_a_content_word() -> None:
     premises = ["i live in alabama .", "i love dogs .", "my home is in the country ."]
     assert on_topic("where do you live ?", premises) == ["i live in alabama ."]
@@ -93,6 +115,13 @@ PERSONA = ["i have blue eyes and red hair that comes to my waist .", "i have thr
         ("do your parents live in texas ?", "no .", ["i live in texas ."]),
         # the premise is about the user
         ("do you like to read ?", "no .", ["oh , you like to read ."]),
+        # the reply's clauses about someone else say nothing of the bot's answer
+        ("do you have a dog ?", "no , but my brother has a dog .", []),
+        ("are you married ?", "no , but my brother is married .", []),
+        # a kind of the asked thing is no other value ("rock" is music, "a son" is a kid)
+        ("do you like music ?", "yes , i like rock .", []),
+        ("do you have kids ?", "yes , i have a son .", []),
+        ("do you have a dog ?", "yes , i have a german shepherd !", ["i have a dog ."]),
         # additions are no contradiction of a yes
         ("do you like tea ?", "yes , i like coffee too .", []),
         ("do you have a dog ?", "yes , i also have a cat .", []),
@@ -169,6 +198,8 @@ def test_qa_rules_take_any_string() -> None:
         # another value than an earlier statement on the question's topic (any question)
         ("how many sisters do you have ?", "i have five sisters .", PERSONA, "contradiction", "fact"),
         ("how many sisters do you have ?", "i have three sisters .", PERSONA, "consistent", "fact"),
+        # a yes with another value than the persona's: the value decides
+        ("do you have sisters ?", "yes , i have five sisters .", PERSONA, "contradiction", "fact"),
     ],
 )
 def test_qa_evidence(question: str, reply: str, premises: list[str], verdict: str, rule: str) -> None:

@@ -48,12 +48,17 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 
 # 2: only after a question; subjects compared; "role" only when the reply is nothing but the
 # returned question; "of course not" is no; additions ("yes , i also have a cat") are no intra
-ANSWERS_VERSION = 2
+# 3: the reply's own clauses about someone else and partial "another value" readings ("yes , i like rock")
+# are no evidence; a value the fact rule contradicts outranks a consistent yes/no; "not" must follow the
+# yes word ("yes , not many" is yes); a WH turn without "?" is a question
+ANSWERS_VERSION = 3
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION) == (2, 3, 2), "bump ANSWERS_VERSION with its parts"
 Polarity = Literal["yes", "no"]
 Rule = Literal["role", "intra", "yn", "fact"]
 CATEGORY: dict[Rule, str] = {"role": "role", "intra": "intra", "yn": "history", "fact": "history"}
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
+WH = frozenset({"what", "where", "who", "whom", "whose", "when", "why", "how", "which"})
 ADDING = re.compile(r"\b(?:too|also|as well|both|either|besides|plus)\b")
 
 
@@ -74,8 +79,25 @@ def _plain(text: str) -> str:
 
 
 def is_question(turn: str) -> bool:
-    """The user's turn asks something: it ends with a question mark."""
-    return _plain(turn).rstrip().endswith("?")
+    """The user's turn asks something: it ends with a question mark (emoticons and "!" may follow), or it
+    opens with a WH word and ends no sentence ("what did you buy ")."""
+    text = _plain(turn).strip()
+    if ASKS.search(text):
+        return True
+    words = text.lower().split()
+    return bool(words) and words[0] in WH and not re.search(r"[.!]", text)
+
+
+def _said(toks: list[str], i: int) -> tuple[Polarity, int] | None:
+    """The yes/no phrase at ``i`` and the tokens it takes; a yes phrase right before "not" is no ("of
+    course not", "absolutely not")."""
+    got = _phrase_at(toks, i)
+    if got is None:
+        return None
+    polarity, k = got
+    if polarity == "yes" and i + k < len(toks) and toks[i + k] == "not":
+        return "no", k + 1
+    return polarity, k  # type: ignore[return-value]
 
 
 def answer_polarity(question: str, reply: str) -> Polarity | None:
@@ -85,13 +107,13 @@ def answer_polarity(question: str, reply: str) -> Polarity | None:
     i = 0
     while i < len(toks) and (toks[i] in FILLERS or not toks[i][0].isalnum()):
         i += 1
-    said = _phrase_at(toks, i)
+    said = _said(toks, i)
     if said is not None:
-        nxt = [t for t in toks[i + said[1] :] if t[0].isalnum() and t not in ("and", "or", "but")]
-        if said[0] == "yes" and nxt[:1] == ["not"]:
-            return "no"  # "of course not", "absolutely not"
-        other = _phrase_at(nxt, 0) if nxt else None
-        return None if other is not None and other[0] != said[0] else said[0]  # type: ignore[return-value]
+        j = i + said[1]
+        while j < len(toks) and (not toks[j][0].isalnum() or toks[j] in ("and", "or", "but")):
+            j += 1
+        other = _said(toks, j)  # "yes and no", "yes . no .": neither
+        return None if other is not None and other[0] != said[0] else said[0]
     for form, polarity in question_forms(question)[0].get(toks[i] if i < len(toks) else "", []):
         j = i + len(form)
         if tuple(toks[i:j]) == form and (j == len(toks) or not toks[j][0].isalnum()):
@@ -109,6 +131,16 @@ def answer_statement(question: str, reply: str) -> str:
         return reply
     head = prop.statement() if said == "yes" else prop.negation()
     rest = long_part(clean_response(_plain(reply)))
+    words, leftover = rest.split(), (",", ".", "not") if said == "no" else (",", ".")
+    while words:  # what is left of "no , of course not", "yes yes"
+        got = _said(words, 0)
+        if got is not None and got[0] == said:
+            words = words[got[1] :]
+        elif words[0] in leftover:
+            words = words[1:]
+        else:
+            break
+    rest = " ".join(words)
     return f"{head} . {rest}" if rest else f"{head} ."
 
 
@@ -146,11 +178,14 @@ def qa_evidence(question: str, reply: str, premises: Sequence[str]) -> Evidence 
     if returns_question(question, reply):
         return Evidence("contradiction", "role")
     prop = proposition(question)
-    if prop is not None and prop.subject == ("i",):
-        got = _yes_no_evidence(question, question_keys(prop), reply, premises)
-        if got is not None:
-            return got
-    return _fact_evidence(question, reply, premises)
+    about_bot = prop is not None and prop.subject == ("i",)
+    yn = _yes_no_evidence(question, question_keys(prop), reply, premises) if about_bot else None  # type: ignore[arg-type]
+    if yn is not None and yn.verdict == "contradiction":
+        return yn
+    fact = _fact_evidence(question, reply, premises)  # "yes , i have three kids" after "i have two kids"
+    if fact is not None and (fact.verdict == "contradiction" or yn is None):
+        return fact
+    return yn
 
 
 def _own_clauses(texts: Sequence[str]) -> list[str]:
@@ -189,7 +224,7 @@ def _yes_no_evidence(question: str, keys: Keys, reply: str, premises: Sequence[s
     own = _stance(keys, [rest], LONG_SHARE if said else (0.0, 0.0)) if rest else None
     if (said == "yes" and own == "no") or (said == "no" and own == "yes"):
         return Evidence("contradiction", "intra")
-    if said == "yes" and own == "other" and not ADDING.search(rest):
+    if said == "yes" and own == "other" and not ADDING.search(rest):  # "yes , i have short hair"
         return Evidence("contradiction", "intra")
     answer = said or {"yes": "yes", "no": "no", "other": "no"}.get(own or "")
     truth = _premise_stand(keys, premises)
@@ -199,9 +234,14 @@ def _yes_no_evidence(question: str, keys: Keys, reply: str, premises: Sequence[s
 
 
 def _stance(keys: Keys, texts: Sequence[str], share: tuple[float, float]) -> str | None:
-    """The texts' combined stance on the keys (yes, no, other, conflict or None), clauses about the user
-    skipped."""
-    got = [r.stance for c in _own_clauses(texts) if (r := clause_reading(keys, c, *share)) is not None]
+    """The texts' combined stance on the keys (yes, no, other, conflict or None): clauses about the user or
+    another subject skipped ("no , but my brother has a dog"), and another value only on full evidence
+    ("i like rock" names a kind of music, it does not answer "do you like music ?" with no)."""
+    got = []
+    for c in _own_clauses(texts):
+        r = clause_reading(keys, c, *share) if _same_subject(statement_keys(c), keys) else None
+        if r is not None and (r.stance != "other" or r.full):
+            got.append(r.stance)
     return _combine(got)
 
 

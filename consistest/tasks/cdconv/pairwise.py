@@ -171,6 +171,7 @@ class PairwiseDetector:
         self.dir = Path(directory)
         self.info: dict[str, Any] = read_json(self.dir / DETECTOR_FILE)
         check_tau(self.info.get("tau"), self.dir / DETECTOR_FILE, required=True)  # before loading the guard
+        qa = check_qa_rules(self.info.get("qa_rules", False), self.dir / DETECTOR_FILE)
         spec = nli or self.info["guard"]
         guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
         if not isinstance(guard, ProbabilisticNLI):
@@ -184,19 +185,29 @@ class PairwiseDetector:
             )
         self.guard = guard
         self.tau = float(self.info["tau"])
-        qa = self.info.get("qa_rules", False)
-        if qa and qa != ANSWERS_VERSION:  # true: the first version
-            raise InputError(
-                f"tau was picked with the answer rules qa:{int(qa)}, this consistest has "
-                f"qa:{ANSWERS_VERSION}: calibrate again (train-detector --architecture nli-pairs --qa-rules)",
-                path=str(self.dir / DETECTOR_FILE),
-                field="qa_rules",
-            )
         self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa))
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
         scores, rules = scored(self.guard, examples, self.settings)
         return [decide(ex.id, s, self.tau, ev) for ex, s, ev in zip(examples, scores, rules, strict=True)]
+
+
+def check_qa_rules(stored: Any, spec: Path) -> bool:
+    """Whether tau was picked with the answer rules, refusing another version of them (``true`` was the
+    first; absent or ``false``: without them)."""
+    if stored is False or stored is None:
+        return False
+    version = 1 if stored is True else stored
+    if not isinstance(version, int):
+        raise InputError(f"expected a rules version number, got {stored!r}", path=str(spec), field="qa_rules")
+    if version != ANSWERS_VERSION:
+        raise InputError(
+            f"tau was picked with the answer rules qa:{version}, this consistest has qa:{ANSWERS_VERSION}: "
+            "calibrate again (train-detector --architecture nli-pairs --qa-rules)",
+            path=str(spec),
+            field="qa_rules",
+        )
+    return True
 
 
 def calibrate(
