@@ -2,7 +2,7 @@
 
 Alone, "no ." contradicts nothing; after "do you have a dog ?" it says "i don't have a dog", which a persona
 sentence "i have a german shepherd dog ." contradicts. These rules give a detector what the question adds,
-and only where the user's turn is a question (it ends with "?"):
+and only where the user's turn is a question (it ends with "?", or opens with a WH word; ``is_question``):
 
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
