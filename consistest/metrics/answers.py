@@ -35,14 +35,12 @@ from consistest.metrics.plus import PLUS_VERSION, long_part
 from consistest.metrics.propositions import (
     Keys,
     clauses,
-    is_content,
+    content_stems,
     proposition,
     question_keys,
     statement_keys,
-    stem,
-    words_of,
 )
-from consistest.metrics.rules import FILLERS, RULES_VERSION, Outcome, _phrase_at, judge, question_forms
+from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
 from consistest.metrics.stances import clause_reading
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
 
@@ -104,9 +102,7 @@ def answer_polarity(question: str, reply: str) -> Polarity | None:
     """``yes``/``no`` when the reply opens (after fillers) with a yes/no phrase ("of course not": no; "yes
     and no": neither), or with a short form of the question standing alone ("i do ." to "do you ...?")."""
     toks = [t for t in tokens(clean_response(_plain(reply))) if t.strip()]
-    i = 0
-    while i < len(toks) and (toks[i] in FILLERS or not toks[i][0].isalnum()):
-        i += 1
+    i = skip_fillers(toks)
     said = _said(toks, i)
     if said is not None:
         j = i + said[1]
@@ -142,11 +138,6 @@ def answer_statement(question: str, reply: str) -> str:
             break
     rest = " ".join(words)
     return f"{head} . {rest}" if rest else f"{head} ."
-
-
-def content_stems(text: str) -> frozenset[str]:
-    """The stems of a text's content words (no function words, pronouns or negations)."""
-    return frozenset(stem(w) for w in words_of(_plain(text)) if is_content(w))
 
 
 def on_topic(question: str, premises: Sequence[str]) -> list[str]:
@@ -203,12 +194,7 @@ def _premise_stand(keys: Keys, premises: Sequence[str]) -> str | None:
     value words (or another value in the same frame). The verb and the tense are not compared: on dev,
     requiring them lost more right verdicts ("i am fluent in spanish" to "can you speak spanish ?") than it
     saved wrong ones ("i live in japan" to "do you like japan ?")."""
-    got = []
-    for c in _own_clauses(premises):
-        r = clause_reading(keys, c) if _same_subject(statement_keys(c), keys) else None
-        if r is not None and r.full:
-            got.append(r.stance)
-    stand = _combine(got)
+    stand = _stance(keys, premises, full_only=True)
     return "no" if stand == "other" else stand
 
 
@@ -233,14 +219,17 @@ def _yes_no_evidence(question: str, keys: Keys, reply: str, premises: Sequence[s
     return Evidence("consistent" if truth == answer else "contradiction", "yn")
 
 
-def _stance(keys: Keys, texts: Sequence[str], share: tuple[float, float]) -> str | None:
+def _stance(
+    keys: Keys, texts: Sequence[str], share: tuple[float, float] = (0.0, 0.0), full_only: bool = False
+) -> str | None:
     """The texts' combined stance on the keys (yes, no, other, conflict or None): clauses about the user or
     another subject skipped ("no , but my brother has a dog"), and another value only on full evidence
-    ("i like rock" names a kind of music, it does not answer "do you like music ?" with no)."""
+    ("i like rock" names a kind of music, it does not answer "do you like music ?" with no); with
+    ``full_only``, every stance only on full evidence."""
     got = []
     for c in _own_clauses(texts):
         r = clause_reading(keys, c, *share) if _same_subject(statement_keys(c), keys) else None
-        if r is not None and (r.stance != "other" or r.full):
+        if r is not None and (r.full or (r.stance != "other" and not full_only)):
             got.append(r.stance)
     return _combine(got)
 

@@ -33,12 +33,12 @@ from typing import Literal, get_args
 
 from consistest.metrics.evidence import wh_restates, yn_restates
 from consistest.metrics.rules import (
-    FILLERS,
     Need,
     _phrase_at,
     content_tokens,
     judge,
     keyword_recall,
+    skip_fillers,
     truth_polarity,
 )
 from consistest.metrics.whvalues import another_value, extra_values, forms_recall, truth_keywords
@@ -78,9 +78,7 @@ def method_tag(method: str, rules: Sequence[Rule] = DEFAULT_RULES) -> str:
 def long_part(cleaned: str) -> str:
     """What follows the opening yes/no word and short form: "yes , i do . i have two" -> "i have two"."""
     toks = re.findall(r"[\w']+|[^\w\s]", cleaned.lower())
-    i = 0
-    while i < len(toks) and (toks[i] in FILLERS or not toks[i][0].isalnum()):
-        i += 1
+    i = skip_fillers(toks)
     said = _phrase_at(toks, i)
     if said is not None:
         i += said[1]

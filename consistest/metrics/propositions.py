@@ -158,6 +158,11 @@ def is_content(word: str) -> bool:
     )  # fmt: skip
 
 
+def content_stems(text: str) -> frozenset[str]:
+    """The stems of a text's content words (no function words, pronouns or negations)."""
+    return frozenset(stem(w) for w in words_of(text) if is_content(w))
+
+
 @dataclass(frozen=True)
 class Keys:
     """A statement to match against: its verb stem (None: none), its value stems in order, the raw words

@@ -206,6 +206,13 @@ def truth_polarity(truth: str) -> str | None:
     return None
 
 
+def skip_fillers(toks: list[str], i: int = 0) -> int:
+    """The index of the first token from ``i`` that is neither a filler ("oh", "well") nor punctuation."""
+    while i < len(toks) and (toks[i] in FILLERS or not toks[i][0].isalnum()):
+        i += 1
+    return i
+
+
 def _phrase_at(toks: list[str], i: int) -> tuple[str, int] | None:
     """A yes/no phrase starting at ``i``: (polarity, tokens used)."""
     for polarity, words in PHRASES_BY_FIRST.get(toks[i], ()) if i < len(toks) else ():

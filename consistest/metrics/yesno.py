@@ -19,12 +19,11 @@ from consistest.metrics.propositions import (
     Keys,
     Stance,
     clauses,
+    content_stems,
     is_content,
     proposition,
     question_keys,
     statement_keys,
-    stem,
-    words_of,
 )
 from consistest.metrics.rules import FILLERS, _phrase_at
 from consistest.metrics.stances import ClauseReading, clause_reading
@@ -134,6 +133,5 @@ def _combine(stances: list[Stance]) -> Stance | Literal["conflict"] | None:
 
 
 def _shares_content(question: str, fact: str, parts: list[str]) -> bool:
-    have = {stem(w) for c in parts for w in words_of(c) if is_content(w)}
-    want = {stem(w) for w in words_of(question) + words_of(fact) if is_content(w)}
-    return bool(have & want)
+    have = frozenset().union(*(content_stems(c) for c in parts))
+    return bool(have & (content_stems(question) | content_stems(fact)))
