@@ -190,7 +190,7 @@ def test_dev_and_test_side_by_side(dataset: Path, tmp_path: Path) -> None:
     assert res.output.count("plus - paper (paired bootstrap") == 2
     sig = res.output.strip().splitlines()[-1]
     assert re.search(
-        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:2\|method:paper,plus-3\|", sig
+        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:3\|method:paper,plus-3\|", sig
     )
     plus = next(line for line in res.output.splitlines() if line.startswith("Hybrid (plus)"))
     assert "[" in plus  # every figure with its interval

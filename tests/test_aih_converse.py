@@ -82,7 +82,7 @@ def test_run_files(tmp_path: Path) -> None:
     info = json.loads((run / RUN_FILE).read_text())
     assert info["complete"] and info["conversations"] == 6
     assert info["signature"].startswith("consistest:v1|aih:1|bots:a=baseline:persona-bot:0@none,")
-    assert "|nli:overlap-nli[c,n,e]|rules:2|tau:0.15|" in info["signature"]
+    assert "|nli:overlap-nli[c,n,e]|rules:3|tau:0.15|" in info["signature"]
     convs = [json.loads(x) for x in (run / CONVERSATIONS_FILE).read_text().splitlines()]
     assert [len(c["utterances"]) for c in convs] == [8] * 6
     assert [u["speaker"] for u in convs[0]["utterances"][:3]] == ["a", "b", "a"]

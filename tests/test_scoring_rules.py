@@ -117,6 +117,11 @@ YN = [
     ("do you play chess ?", "no", "no , i do play tennis", Outcome.YES_NO_ONLY, 1.0),
     ("do you like music ?", "i do | yes", "yeah", Outcome.YES_NO_ONLY, 1.0),
     ("do you like music ?", "not really | no", "yes", Outcome.WRONG_YES_NO, 0.0),
+    ("do you have pets ?", "yes", "of course not", Outcome.WRONG_YES_NO, 0.0),  # rules 3
+    ("do you have pets ?", "no", "absolutely not , i'm allergic", Outcome.YES_NO_ONLY, 1.0),
+    ("do you have pets ?", "no", "oh , of course not !", Outcome.YES_NO_ONLY, 1.0),
+    ("do you have pets ?", "yes", "of course , i have a dog", Outcome.YES_NO_ONLY, 1.0),
+    ("do you mind ?", "yes", "sure , not a problem", Outcome.YES_NO_ONLY, 1.0),  # "not" after a comma
     ("do you have pets ?", "yes", "", Outcome.EMPTY, 0.0),
     ("do you have pets ?", "yes", "do you ?", Outcome.EMPTY, 0.0),
 ]
@@ -140,6 +145,7 @@ def test_yes_no_rules(
         ("never | no", "no"),
         ("i've a sister who is 10 years older than me | yes", "yes"),
         ("none | no", "no"),
+        ("of course not", "no"),
         ("pizza", None),
     ],
 )

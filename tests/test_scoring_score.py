@@ -112,7 +112,7 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
     sig = summary["signature"]
     digest = json.loads((dataset / "build_info.json").read_text())["content_hash"][:12]
     assert sig == (
-        f"consistest:v1|data:{digest}|nli:none|rules:2|method:paper|cat:{CATEGORIES_VERSION}|mem:3|d:0,2|paired:no|v:0.1.0"
+        f"consistest:v1|data:{digest}|nli:none|rules:3|method:paper|cat:{CATEGORIES_VERSION}|mem:3|d:0,2|paired:no|v:0.1.0"
     )
     assert sig in res.output and "Persona Y/N" in res.output and "undecided" in res.output
 

@@ -16,7 +16,7 @@ Parts = Mapping[str, object] | Iterable[tuple[str, object]]
 
 
 def make_signature(parts: Parts) -> str:
-    """``consistest:v1|data:<hash>|nli:<id>|rules:2|mem:3|d:0,2|v:0.1.0`` from ordered (key, value) parts.
+    """``consistest:v1|data:<hash>|nli:<id>|rules:3|mem:3|d:0,2|v:0.1.0`` from ordered (key, value) parts.
 
     ``None`` values are skipped; lists/tuples are joined with commas; booleans become yes/no; ``v`` (the
     consistest version) always ends the string.

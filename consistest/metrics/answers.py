@@ -50,7 +50,8 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # are no evidence; a value the fact rule contradicts outranks a consistent yes/no; "not" must follow the
 # yes word ("yes , not many" is yes); a WH turn without "?" is a question
 ANSWERS_VERSION = 3
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION) == (2, 3, 2), "bump ANSWERS_VERSION with its parts"
+# rules 3 took over this module's own "of course not" reading: the verdicts of qa:3 are unchanged
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION) == (3, 3, 2), "bump ANSWERS_VERSION with its parts"
 Polarity = Literal["yes", "no"]
 Rule = Literal["role", "intra", "yn", "fact"]
 CATEGORY: dict[Rule, str] = {"role": "role", "intra": "intra", "yn": "history", "fact": "history"}
@@ -86,29 +87,17 @@ def is_question(turn: str) -> bool:
     return bool(words) and words[0] in WH and not re.search(r"[.!]", text)
 
 
-def _said(toks: list[str], i: int) -> tuple[Polarity, int] | None:
-    """The yes/no phrase at ``i`` and the tokens it takes; a yes phrase right before "not" is no ("of
-    course not", "absolutely not")."""
-    got = _phrase_at(toks, i)
-    if got is None:
-        return None
-    polarity, k = got
-    if polarity == "yes" and i + k < len(toks) and toks[i + k] == "not":
-        return "no", k + 1
-    return polarity, k  # type: ignore[return-value]
-
-
 def answer_polarity(question: str, reply: str) -> Polarity | None:
     """``yes``/``no`` when the reply opens (after fillers) with a yes/no phrase ("of course not": no; "yes
     and no": neither), or with a short form of the question standing alone ("i do ." to "do you ...?")."""
     toks = [t for t in tokens(clean_response(_plain(reply))) if t.strip()]
     i = skip_fillers(toks)
-    said = _said(toks, i)
+    said = _phrase_at(toks, i)
     if said is not None:
         j = i + said[1]
         while j < len(toks) and (not toks[j][0].isalnum() or toks[j] in ("and", "or", "but")):
             j += 1
-        other = _said(toks, j)  # "yes and no", "yes . no .": neither
+        other = _phrase_at(toks, j)  # "yes and no", "yes . no .": neither
         return None if other is not None and other[0] != said[0] else said[0]
     for form, polarity in question_forms(question)[0].get(toks[i] if i < len(toks) else "", []):
         j = i + len(form)
@@ -129,7 +118,7 @@ def answer_statement(question: str, reply: str) -> str:
     rest = long_part(clean_response(_plain(reply)))
     words, leftover = rest.split(), (",", ".", "not") if said == "no" else (",", ".")
     while words:  # what is left of "no , of course not", "yes yes"
-        got = _said(words, 0)
+        got = _phrase_at(words, 0)
         if got is not None and got[0] == said:
             words = words[got[1] :]
         elif words[0] in leftover:

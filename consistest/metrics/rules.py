@@ -19,7 +19,9 @@ from consistest.metrics.numbers import normalize_numbers, tokens
 from consistest.metrics.shortforms import SHORTFORMS_VERSION, short_forms
 
 # Bump when any rule or lexicon changes a score; it goes into the signature as ``rules:<n>``.
-RULES_VERSION = 2  # 2: cleaning v2 (dropped-subject statements are not questions), "my <plural>" forms
+# 2: cleaning v2 (dropped-subject statements are not questions), "my <plural>" forms
+# 3: a yes phrase right before "not" is no ("of course not", "absolutely not"; not "sure , not a problem")
+RULES_VERSION = 3
 assert CLEAN_VERSION == 2 and SHORTFORMS_VERSION == 2, "bump RULES_VERSION with its parts"
 
 MAX_KEYWORDS = 5
@@ -214,23 +216,22 @@ def skip_fillers(toks: list[str], i: int = 0) -> int:
 
 
 def _phrase_at(toks: list[str], i: int) -> tuple[str, int] | None:
-    """A yes/no phrase starting at ``i``: (polarity, tokens used)."""
+    """A yes/no phrase starting at ``i``: (polarity, tokens used). A yes phrase right before "not" is no
+    ("of course not"); punctuation in ``toks`` keeps "sure , not a problem" a yes."""
     for polarity, words in PHRASES_BY_FIRST.get(toks[i], ()) if i < len(toks) else ():
         if tuple(toks[i : i + len(words)]) == words:
             nxt = toks[i + len(words)] if i + len(words) < len(toks) else ""
             if polarity == "no" and words == ("no",) and nxt in NOT_AN_ANSWER_AFTER:
                 return None
+            if polarity == "yes" and nxt == "not":
+                return "no", len(words) + 1
             return polarity, len(words)
     return None
 
 
 def _judge_yn(question: str, polarity: str, cleaned: str) -> Verdict:
     toks = [t for t in tokens(cleaned) if t.strip()]
-    words = [t for t in toks if t.isalnum() or "'" in t]
-    i = 0
-    while i < len(words) and words[i] in FILLERS:
-        i += 1
-    said = _phrase_at(words, i) if i < len(words) else None
+    said = _phrase_at(toks, skip_fillers(toks))
     forms = _find_forms(toks, *question_forms(question))
     if said is not None:
         if said[0] != polarity:
