@@ -120,7 +120,7 @@ def tiny_sides(opts: argparse.Namespace, work: Path) -> list[tuple[str, Any]]:
     bart, nli, dataset = build_inputs(work)
     limit = ["--limit", str(opts.limit)] if opts.limit else []
     batch = ["--batch-size", str(opts.batch_size)]
-    score = ["score", "--dataset", str(dataset), "--nli", str(nli), "--device", "cpu",
+    score = ["score", "--dataset", str(dataset), "--nli", str(nli), "--device", "cpu", "--method", "paper",
              *batch, "--max-new-tokens", str(opts.max_new_tokens), "--quiet", *limit]  # fmt: skip
 
     def consistest(engine: str) -> Any:

@@ -113,7 +113,7 @@ def agreement_and_scores(sides: list[tuple[str, str]], dataset: Path, opts: argp
         shutil.rmtree(out, ignore_errors=True)
         cmd = [str(CLI), "score", "--dataset", str(dataset), "--responses",
                str(opts.work / f"run-{name}" / "responses.jsonl"), "--nli", opts.nli, "--device", "cpu",
-               "--quiet", "--format", "json", *subset, "--out", str(out)]  # fmt: skip
+               "--quiet", "--format", "json", "--method", "paper", *subset, "--out", str(out)]  # fmt: skip
         subprocess.run(
             cmd, check=True, cwd=ROOT, stdout=subprocess.DEVNULL, env={**os.environ, "OMP_NUM_THREADS": "1"}
         )

@@ -44,7 +44,9 @@ def main() -> None:
             path = Path(tmp) / f"responses-{size}.jsonl"
             path.write_text("".join(json.dumps({"id": k, "response": v}) + "\n" for k, v in replies.items()))
             t0 = time.perf_counter()
-            res = run_score(ScoreConfig(demo, None, responses=path, nli=None, n_boot=0, quiet=True))
+            res = run_score(
+                ScoreConfig(demo, None, responses=path, nli=None, n_boot=0, quiet=True, method="paper")
+            )
             secs = time.perf_counter() - t0
             print(
                 f"replies of {size:,} characters (one Y/N, one WH): {len(res.items)} items scored in "

@@ -66,7 +66,7 @@ def main() -> None:
     bot = ModelSpec(args.model).load(quiet=True)
     responses = replies(bot, [(s.id, conversation(s, "standard")) for s in samples])
     nli = nli_from_option(args.nli, None, batch_size=32, device="cpu", quiet=True) if args.nli else None
-    items = score_items(samples, responses, nli)
+    items = score_items(samples, responses, nli, method="paper")
     full = summarize(items, signature="", n_boot=0)["figures"]
     by_id = {it.id: it for it in items}
     stats: dict[str, list[tuple[float, float, float, int]]] = {f: [] for f in FIGURES}

@@ -70,7 +70,7 @@ def test_every_judge_and_prompt_is_a_column_with_its_spread_and_signature(run, t
     for col in cols[1:]:
         j, p = col.split("@")
         assert f"method:judge-1[{j}@{p},none,all]" in rep["signatures"][col]
-    assert "method:paper" in rep["signatures"]["run"]
+    assert "method:plus-3" in rep["signatures"]["run"]  # the run was scored with the default method
     items = [json.loads(x) for x in (tmp_path / "o" / "items.jsonl").read_text().splitlines()]
     assert len(items) == rep["n"] and set(items[0]["scores"]) == set(cols)
     assert json.loads((tmp_path / "o" / "rejudge.json").read_text())["columns"] == cols

@@ -58,7 +58,8 @@ def _rows(output: str) -> dict[str, list[str]]:
 def test_n_is_the_decided_count_and_mostly_undecided_figures_are_warned(demo: Path, tmp_path: Path) -> None:
     samples, good = load_samples(demo), _oracle(demo)
     replies = {s.id: ("maybe i ." if s.type == "yn" else good[s.id]) for s in samples}
-    r = _score(demo, _write(tmp_path / "r.jsonl", replies), tmp_path / "run", "-q")
+    # paper leaves Y/N replies without a yes/no word undecided without NLI (plus reads them: evasive, 0)
+    r = _score(demo, _write(tmp_path / "r.jsonl", replies), tmp_path / "run", "--method", "paper", "-q")
     assert r.exit_code == 0, r.stderr
     rows = _rows(r.output)
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -86,8 +87,8 @@ def test_no_interval_on_a_handful_of_items(demo: Path, tmp_path: Path) -> None:
 
 
 def test_the_two_undecided_counts_are_explained(demo: Path, tmp_path: Path) -> None:
-    replies = {k: "i don't know ." for k in _oracle(demo)}  # Y/N: no score without NLI, but evasive
-    r = _score(demo, _write(tmp_path / "r.jsonl", replies), tmp_path / "run", "-q")
+    replies = {k: "i don't know ." for k in _oracle(demo)}  # Y/N: no paper score without NLI, but evasive
+    r = _score(demo, _write(tmp_path / "r.jsonl", replies), tmp_path / "run", "--method", "paper", "-q")
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["undecided"] != summary["categories"]["counts"].get("not_judged", 0)
     assert "counts replies whose category only NLI could tell; the score table's undecided" in r.output
@@ -144,14 +145,14 @@ def test_a_limit_the_responses_do_not_cover_is_refused(demo: Path, tmp_path: Pat
 
 def test_rescoring_with_another_method_is_refused_unless_overwrite(demo: Path, tmp_path: Path) -> None:
     run, responses = tmp_path / "run", _write(tmp_path / "r.jsonl", _oracle(demo))
-    assert _score(demo, responses, run, "-q").exit_code == 0
+    assert _score(demo, responses, run, "--method", "paper", "-q").exit_code == 0
     before = (run / "summary.json").read_text()
-    r = _score(demo, responses, run, "--method", "plus", "-q")
+    r = _score(demo, responses, run, "-q")  # the default, plus
     assert r.exit_code == 2 and _one_line(r.stderr)
     assert "holds scores with method:paper; scoring with method:plus-3 would replace them" in r.stderr
     assert (run / "summary.json").read_text() == before
-    assert _score(demo, responses, run, "-q").exit_code == 0  # the same method rescoring is fine
-    r = _score(demo, responses, run, "--method", "plus", "--overwrite", "-q")
+    assert _score(demo, responses, run, "--method", "paper", "-q").exit_code == 0  # the same method is fine
+    r = _score(demo, responses, run, "--overwrite", "-q")
     assert r.exit_code == 0 and "method:plus-3" in r.stdout
 
 

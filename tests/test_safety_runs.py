@@ -183,9 +183,11 @@ def test_nli_model_is_resolved_before_generation(demo: Path, tmp_path: Path, mon
 
 
 def _runs(demo: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """Two paper runs without NLI: each leaves its own Y/N replies without a short form undecided."""
     a, b = tmp_path / "oracle", tmp_path / "generic"
-    assert _score("--dataset", demo, "--model", "baseline:oracle", "--out", a).exit_code == 0
-    assert _score("--dataset", demo, "--model", "baseline:generic", "--out", b).exit_code == 0
+    for model, out in (("oracle", a), ("generic", b)):
+        r = _score("--dataset", demo, "--model", f"baseline:{model}", "--out", out, "--method", "paper")
+        assert r.exit_code == 0
     return a, b
 
 

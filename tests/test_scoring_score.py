@@ -95,6 +95,8 @@ def test_score_writes_rows_summary_and_signature(dataset: Path, tmp_path: Path) 
         out,
         "--n-boot",
         "100",
+        "--method",
+        "paper",
     )
     assert res.exit_code == 0, res.output
     rows = {r["id"]: r for r in map(json.loads, (out / "scores.jsonl").read_text().splitlines())}
@@ -131,7 +133,7 @@ def test_fake_nli_guards_and_decides(dataset: Path) -> None:
         def predict(self, pairs):  # entailment when the response repeats the premise's last word
             return ["entailment" if p.split()[-2] in h else "contradiction" for p, h in pairs]
 
-    rows = {r.id: r for r in score_responses(dataset, GOOD, Fake()).items}
+    rows = {r.id: r for r in score_responses(dataset, GOOD, Fake(), method="paper").items}
     assert rows["s3d2"].score == 1.0 and rows["s3d2"].nli_label == "entailment"
     assert rows["s0d0"].score == 0.0  # "yes i do" vs "i have a dog ." -> fake contradiction vetoes
     assert rows["s0d2"].nli_label is None  # wrong answers never reach NLI

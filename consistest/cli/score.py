@@ -19,7 +19,7 @@ from consistest.cli.options import (
     pop_judge,
     pop_respond_config,
 )
-from consistest.tasks.consistest.methods import METHODS
+from consistest.tasks.consistest.methods import DEFAULT_METHOD, METHODS
 from consistest.tasks.consistest.trigger_config import CONFIGS
 
 
@@ -51,10 +51,11 @@ from consistest.tasks.consistest.trigger_config import CONFIGS
 @click.option(
     "--method",
     type=click.Choice(tuple(METHODS)),
-    default="paper",
+    default=DEFAULT_METHOD,
     show_default=True,
-    help="paper: the published hybrid; plus: with the improved rules; judge: a chat model judges what the "
-    "rules and the guard leave open (--judge SPEC; consistest agree measures each).",
+    help="plus: the published hybrid with the improved rules (closer to human labels on frozen test "
+    "replies); paper: the published hybrid, to reproduce published numbers; judge: a chat model judges "
+    "what the rules and the guard leave open (--judge SPEC; consistest agree measures each).",
 )
 @judge_options
 @format_option

@@ -27,6 +27,7 @@ from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categoris
 from consistest.tasks.consistest.curve import plot_run_curve
 from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.methods import (
+    DEFAULT_METHOD,
     Judged,
     JudgeMethod,
     Method,
@@ -68,7 +69,7 @@ class ScoreConfig:
     device: str = "cpu"
     seed: int = 0
     n_boot: int = N_BOOT
-    method: Method = "paper"  # the paper's hybrid, "plus" (consistest.metrics.plus), or "judge"
+    method: Method = DEFAULT_METHOD  # "plus" (consistest.metrics.plus), the paper's hybrid, or "judge"
     judge: JudgeMethod | None = None  # method "judge": the judge model, prompt and cascade
     quiet: bool = False
     config: str = "default"  # the dataset config: "default", or "triggers" (consistest build --triggers)
@@ -249,7 +250,7 @@ def score_items(
     nli: NLI | None,
     *,
     quiet: bool = True,
-    method: Method = "paper",
+    method: Method = DEFAULT_METHOD,
     judge: JudgeMethod | None = None,
 ) -> list[ScoredItem]:
     """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score (and,
@@ -285,7 +286,7 @@ def score_signature(
     responder: RespondConfig | None = None,
     *,
     subset: str | None = None,
-    method: Method = "paper",
+    method: Method = DEFAULT_METHOD,
     config: str = "default",
     cut: int = 0,
     judge: JudgeMethod | None = None,
