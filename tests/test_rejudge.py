@@ -159,3 +159,12 @@ def test_rejudge_cli_prints_the_spread_table(run, tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert "J2: baseline:generic@consistest-generous-v1" in r.stdout and "spread" in r.stdout
     assert "undecided" in r.stdout  # "i don't know ." is no label: retried, then undecided, never guessed
+
+
+def test_a_cascade_over_a_plus_run_is_warned(run, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The judges' cascade starts from the paper rules: against a plus run, the run-vs-judge differences
+    mix the method with the judge, and the user is told so; a judge deciding every reply is not warned."""
+    run_rejudge(_cfg(run, tmp_path / "u", Grader("strict"), when="uncertain"))
+    assert "the run was scored with plus-3 and the judges build on the paper rules" in capsys.readouterr().err
+    run_rejudge(_cfg(run, tmp_path / "a", Grader("strict"), when="all"))
+    assert "judges build on the paper rules" not in capsys.readouterr().err

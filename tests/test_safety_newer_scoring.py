@@ -230,3 +230,17 @@ def test_help_texts_are_whole() -> None:
         "and print its counts." in top and "with a paired bootstrap significance for each difference" in top
     )
     assert "..." not in top.partition("Commands:")[2]
+
+
+def test_a_run_signed_before_the_method_part_counts_as_paper(demo: Path, tmp_path: Path) -> None:
+    """Signatures older than the ``method`` part were scored with paper: the default (plus) does not
+    silently replace them."""
+    run, responses = tmp_path / "run", _write(tmp_path / "r.jsonl", _oracle(demo))
+    assert _score(demo, responses, run, "--method", "paper", "-q").exit_code == 0
+    summary = json.loads((run / "summary.json").read_text())
+    summary["signature"] = summary["signature"].replace("|method:paper", "")
+    (run / "summary.json").write_text(json.dumps(summary))
+    before = (run / "summary.json").read_text()
+    r = _score(demo, responses, run, "-q")
+    assert r.exit_code == 2 and "holds scores with method:paper" in r.stderr
+    assert (run / "summary.json").read_text() == before

@@ -122,6 +122,14 @@ YN = [
     ("do you have pets ?", "no", "oh , of course not !", Outcome.YES_NO_ONLY, 1.0),
     ("do you have pets ?", "yes", "of course , i have a dog", Outcome.YES_NO_ONLY, 1.0),
     ("do you mind ?", "yes", "sure , not a problem", Outcome.YES_NO_ONLY, 1.0),  # "not" after a comma
+    ("do you mind ?", "yes", "sure not a problem", Outcome.YES_NO_ONLY, 1.0),  # "not" does not end a clause
+    ("do you have friends ?", "yes", "yes not many , but i do", Outcome.CORRECT_SHORT_ANSWER, 1.0),
+    ("do you like dogs ?", "yes", "of course not only that , i have three", Outcome.YES_NO_ONLY, 1.0),
+    ("do you have pets ?", "no", "absolutely not", Outcome.YES_NO_ONLY, 1.0),
+    ("do you have pets ?", "no", "not... really", Outcome.YES_NO_ONLY, 1.0),  # punctuation inside a phrase
+    ("do you have pets ?", "no", "well , not , really", Outcome.YES_NO_ONLY, 1.0),
+    ("do you have pets ?", "yes", "of, course", Outcome.YES_NO_ONLY, 1.0),
+    ("do you have pets ?", "yes", '"yes"', Outcome.YES_NO_ONLY, 1.0),  # quoted
     ("do you have pets ?", "yes", "", Outcome.EMPTY, 0.0),
     ("do you have pets ?", "yes", "do you ?", Outcome.EMPTY, 0.0),
 ]

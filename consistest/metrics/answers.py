@@ -49,8 +49,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 3: the reply's own clauses about someone else and partial "another value" readings ("yes , i like rock")
 # are no evidence; a value the fact rule contradicts outranks a consistent yes/no; "not" must follow the
 # yes word ("yes , not many" is yes); a WH turn without "?" is a question
-ANSWERS_VERSION = 3
-# rules 3 took over this module's own "of course not" reading: the verdicts of qa:3 are unchanged
+# 4: the scorer's reading of yes/no phrases (rules 3): a yes phrase is no only before a "not" that ends the
+# clause ("yes not many" is yes), punctuation inside a phrase is skipped ("not ... really"); the same
+# verdicts and guard pairs as qa:3 on every dev, test, DECODE-style, rct and synthetic dialogue we have
+ANSWERS_VERSION = 4
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION) == (3, 3, 2), "bump ANSWERS_VERSION with its parts"
 Polarity = Literal["yes", "no"]
 Rule = Literal["role", "intra", "yn", "fact"]

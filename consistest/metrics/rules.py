@@ -20,7 +20,8 @@ from consistest.metrics.shortforms import SHORTFORMS_VERSION, short_forms
 
 # Bump when any rule or lexicon changes a score; it goes into the signature as ``rules:<n>``.
 # 2: cleaning v2 (dropped-subject statements are not questions), "my <plural>" forms
-# 3: a yes phrase right before "not" is no ("of course not", "absolutely not"; not "sure , not a problem")
+# 3: a yes phrase before a "not" that ends the clause is no ("of course not ."; "yes not many" stays yes);
+# punctuation between a phrase's words is skipped ("not ... really"), and punctuation is read ("sure , not")
 RULES_VERSION = 3
 assert CLEAN_VERSION == 2 and SHORTFORMS_VERSION == 2, "bump RULES_VERSION with its parts"
 
@@ -216,17 +217,32 @@ def skip_fillers(toks: list[str], i: int = 0) -> int:
 
 
 def _phrase_at(toks: list[str], i: int) -> tuple[str, int] | None:
-    """A yes/no phrase starting at ``i``: (polarity, tokens used). A yes phrase right before "not" is no
-    ("of course not"); punctuation in ``toks`` keeps "sure , not a problem" a yes."""
+    """A yes/no phrase starting at ``i``: (polarity, tokens used), punctuation between its words skipped
+    ("not ... really"). A yes phrase before a "not" that ends the clause is no ("of course not ."); "yes not
+    many", "sure , not a problem" stay yes."""
     for polarity, words in PHRASES_BY_FIRST.get(toks[i], ()) if i < len(toks) else ():
-        if tuple(toks[i : i + len(words)]) == words:
-            nxt = toks[i + len(words)] if i + len(words) < len(toks) else ""
-            if polarity == "no" and words == ("no",) and nxt in NOT_AN_ANSWER_AFTER:
-                return None
-            if polarity == "yes" and nxt == "not":
-                return "no", len(words) + 1
-            return polarity, len(words)
+        end = _phrase_end(toks, i, words)
+        if end is None:
+            continue
+        nxt = toks[end] if end < len(toks) else ""
+        if polarity == "no" and words == ("no",) and nxt in NOT_AN_ANSWER_AFTER:
+            return None
+        if polarity == "yes" and nxt == "not" and (end + 1 == len(toks) or not toks[end + 1][:1].isalnum()):
+            return "no", end + 1 - i
+        return polarity, end - i
     return None
+
+
+def _phrase_end(toks: list[str], i: int, words: tuple[str, ...]) -> int | None:
+    """Where ``words`` end when they stand at ``i``, punctuation between them skipped; None if they don't."""
+    j = i
+    for k, w in enumerate(words):
+        while k and j < len(toks) and not toks[j][:1].isalnum():
+            j += 1
+        if j >= len(toks) or toks[j] != w:
+            return None
+        j += 1
+    return j
 
 
 def _judge_yn(question: str, polarity: str, cleaned: str) -> Verdict:

@@ -88,6 +88,13 @@ def run_rejudge(cfg: RejudgeConfig) -> dict[str, Any]:
     """Judge the run's replies with every column, write OUT/rejudge.json and OUT/items.jsonl, return the
     report."""
     samples, replies, stored, run_sig = read_run(cfg.run, cfg.dataset)
+    run_method = parse_signature(run_sig).get("method", "paper")
+    if run_method != "paper" and cfg.when == "uncertain":  # the judges' cascade starts from the paper rules
+        log.warning(
+            f"the run was scored with {run_method} and the judges build on the paper rules: run-vs-judge "
+            "differences mix the method with the judge; rescore the run with --method paper to compare "
+            "judges alone"
+        )
     methods = cfg.methods()
     check_out(cfg.out_dir)
     with run_lock(cfg.out_dir):
@@ -107,7 +114,7 @@ def run_rejudge(cfg: RejudgeConfig) -> dict[str, Any]:
         report = {
             "signature": rejudge_signature(ds.content_hash, run_sig, nli, methods, cfg),
             "run": str(cfg.run),
-            "run_method": parse_signature(run_sig).get("method", "?"),
+            "run_method": run_method,
             "n": len(samples),
             "columns": list(scores),
             "figures": column_figures(samples, scores, cfg),

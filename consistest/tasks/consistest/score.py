@@ -148,6 +148,8 @@ def check_rescoring(cfg: ScoreConfig, part: str, value: str) -> None:
         return
     old = read_json(cfg.out / SUMMARY_FILE)
     stored = parse_signature(str(old.get("signature", ""))) if isinstance(old, dict) else {}
+    if part == "method" and stored and part not in stored:
+        stored[part] = "paper"  # signatures older than the method part were scored with paper
     if part in stored and stored[part] != value:
         raise InputError(
             f"holds scores with {part}:{stored[part]}; scoring with {part}:{value} would replace them; use "

@@ -1,5 +1,5 @@
-"""``paper``: the published hybrid (the default, so published numbers reproduce): the Y/N and WH rules,
-and the NLI guard where a rule leaves the decision to it (:mod:`consistest.metrics.rules`)."""
+"""``paper``: the published hybrid (``--method paper``, so published numbers reproduce): the Y/N and WH
+rules, and the NLI guard where a rule leaves the decision to it (:mod:`consistest.metrics.rules`)."""
 
 from __future__ import annotations
 
