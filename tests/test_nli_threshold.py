@@ -69,3 +69,26 @@ def test_a_malformed_threshold_file_is_one_line_error(tmp_path: Path, content: s
     with pytest.raises(InputError) as e:
         stored_threshold(tmp_path)
     assert THRESHOLD_FILE in str(e.value) and "'contradiction'" in str(e.value)
+
+
+def test_the_same_weights_name_themselves_the_same_whatever_reports_lie_beside_them(
+    tiny: Path, tmp_path: Path
+) -> None:
+    """A guard retrained elsewhere writes its own paths and timings into guard.json and metrics.json; the
+    signature's hash reads only what predictions depend on (config, tokenizer, threshold, weights)."""
+    import shutil
+
+    from consistest.models.nli import local_model_name
+
+    a, b = tmp_path / "a" / "guard", tmp_path / "b" / "guard"
+    for folder, where in ((a, "/home/one"), (b, "/srv/two")):
+        shutil.copytree(tiny, folder)
+        (folder / "guard.json").write_text(json.dumps({"base_path": where}))
+        (folder / "metrics.json").write_text(json.dumps({"seconds": len(where)}))
+    assert local_model_name(a) == local_model_name(b)
+    (b / THRESHOLD_FILE).write_text(json.dumps({"contradiction": 0.2}))  # another tau: another model
+    assert local_model_name(a) != local_model_name(b)
+    (b / THRESHOLD_FILE).unlink()
+    config = json.loads((b / "config.json").read_text())
+    (b / "config.json").write_text(json.dumps({**config, "id2label": {"0": "x", "1": "y", "2": "z"}}))
+    assert local_model_name(a) != local_model_name(b)

@@ -18,15 +18,17 @@ from typing import Any
 from consistest.core.errors import InputError
 
 
-def folder_hash(directory: str | Path, suffixes: tuple[str, ...]) -> str:
-    """sha256 (hex) of the names and bytes of a folder's files with these suffixes (hidden files skipped),
-    in name order: the same files hash the same on every machine, a model saved again into the folder does
-    not. Cached per process while the files' sizes and times stay the same."""
+def folder_hash(
+    directory: str | Path, suffixes: tuple[str, ...], skip: Callable[[str], bool] | None = None
+) -> str:
+    """sha256 (hex) of the names and bytes of a folder's files with these suffixes (hidden files and those
+    ``skip`` names skipped), in name order: the same files hash the same on every machine, a model saved
+    again into the folder does not. Cached per process while the files' sizes and times stay the same."""
     directory = Path(directory).resolve()
     files = tuple(
         (p.name, (st := p.stat()).st_size, st.st_mtime_ns)
         for p in sorted(directory.iterdir())
-        if p.is_file() and p.suffix in suffixes and not p.name.startswith(".")
+        if p.is_file() and p.suffix in suffixes and not p.name.startswith(".") and not (skip and skip(p.name))
     )
     return _folder_hash(directory, files)
 

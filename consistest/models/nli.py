@@ -260,10 +260,23 @@ def load_nli(
     )
 
 
+# The JSON files a classifier's predictions depend on; reports saved beside them (a recipe's paths and
+# timings: guard.json, metrics.json) are not hashed, so the same weights name themselves the same anywhere.
+PREDICTION_JSON = frozenset(
+    {"config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "added_tokens.json",
+     "vocab.json", THRESHOLD_FILE}
+)  # fmt: skip
+
+
 def local_model_name(directory: Path) -> str:
-    """``<dir name>@<sha256[:8] of its config and weight files>``: the same model names itself the same on
-    every machine, and a retrained one in the same folder does not."""
-    return f"{directory.resolve().name}@{folder_hash(directory, ('.json', '.safetensors', '.bin'))[:8]}"
+    """``<dir name>@<sha256[:8] of its config, tokenizer, threshold and weight files>``: the same model names
+    itself the same on every machine, and a retrained one in the same folder does not."""
+    digest = folder_hash(
+        directory,
+        (".json", ".safetensors", ".bin"),
+        skip=lambda n: n.endswith(".json") and n not in PREDICTION_JSON,
+    )
+    return f"{directory.resolve().name}@{digest[:8]}"
 
 
 def nli_from_option(spec: str | None, labels: str | None = None, **kwargs: Any) -> NLI | None:
