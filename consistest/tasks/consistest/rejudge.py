@@ -28,7 +28,7 @@ from consistest.data.dataset_dir import open_dataset
 from consistest.models.base import NLI, ChatModel
 from consistest.models.judging import JudgeOutput, judge_spec
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
-from consistest.tasks.consistest.methods import JudgeMethod
+from consistest.tasks.consistest.methods import UNSIGNED_METHOD, JudgeMethod
 from consistest.tasks.consistest.methods.judge import JudgeWhen, stage_counts
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, check_prompt
 from consistest.tasks.consistest.probes import PROBES_VERSION, probe_figures
@@ -88,7 +88,7 @@ def run_rejudge(cfg: RejudgeConfig) -> dict[str, Any]:
     """Judge the run's replies with every column, write OUT/rejudge.json and OUT/items.jsonl, return the
     report."""
     samples, replies, stored, run_sig = read_run(cfg.run, cfg.dataset)
-    run_method = parse_signature(run_sig).get("method", "paper")
+    run_method = parse_signature(run_sig).get("method", UNSIGNED_METHOD)
     if run_method != "paper" and cfg.when == "uncertain":  # the judges' cascade starts from the paper rules
         log.warning(
             f"the run was scored with {run_method} and the judges build on the paper rules: run-vs-judge "

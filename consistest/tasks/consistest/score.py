@@ -28,6 +28,7 @@ from consistest.tasks.consistest.curve import plot_run_curve
 from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.methods import (
     DEFAULT_METHOD,
+    UNSIGNED_METHOD,
     Judged,
     JudgeMethod,
     Method,
@@ -149,7 +150,7 @@ def check_rescoring(cfg: ScoreConfig, part: str, value: str) -> None:
     old = read_json(cfg.out / SUMMARY_FILE)
     stored = parse_signature(str(old.get("signature", ""))) if isinstance(old, dict) else {}
     if part == "method" and stored and part not in stored:
-        stored[part] = "paper"  # signatures older than the method part were scored with paper
+        stored[part] = UNSIGNED_METHOD
     if part in stored and stored[part] != value:
         raise InputError(
             f"holds scores with {part}:{stored[part]}; scoring with {part}:{value} would replace them; use "

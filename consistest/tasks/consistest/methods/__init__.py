@@ -28,9 +28,11 @@ METHODS: dict[str, ScoringMethod] = {
 }
 Method = str  # a key of METHODS
 DEFAULT_METHOD: Method = "plus"
+UNSIGNED_METHOD = "paper"  # what scored a run whose signature is older than its ``method`` part
 
-__all__ = ["DEFAULT_METHOD", "METHODS", "JudgeMethod", "Judged", "Method", "ScoringMethod", "check_method",
-           "get_method", "judge_replies", "judge_samples", "needs_model", "signature_value"]  # fmt: skip
+__all__ = ["DEFAULT_METHOD", "METHODS", "UNSIGNED_METHOD", "JudgeMethod", "Judged", "Method", "ScoringMethod",
+           "check_method", "get_method", "judge_replies", "judge_samples", "needs_model",
+           "signature_value"]  # fmt: skip
 
 
 def needs_model(method: str) -> bool:
