@@ -9,9 +9,7 @@ from pathlib import Path
 import pytest
 
 from consistest.core.records import Sample, ScoredItem
-from consistest.metrics.rules import final_score, judge
-from consistest.tasks.consistest.categories import (
-    categorise,
+from consistest.metrics.categories import (
     clauses,
     decide,
     evasive,
@@ -19,6 +17,8 @@ from consistest.tasks.consistest.categories import (
     nli_pairs,
     returned_question,
 )
+from consistest.metrics.rules import final_score, judge
+from consistest.tasks.consistest.categories import categorise
 from consistest.tasks.consistest.report import table7
 
 

@@ -1,12 +1,12 @@
-"""The rules that find a wrong value or polarity in a reply (tasks/consistest/wrong_values.py):
+"""The rules that find a wrong value or polarity in a reply (metrics/wrong_values.py):
 hand-computable cases of each, the near misses they must leave alone included."""
 
 from __future__ import annotations
 
 import pytest
 
-from consistest.tasks.consistest.wrong_value_frames import wrong_frame_value
-from consistest.tasks.consistest.wrong_values import (
+from consistest.metrics.wrong_value_frames import wrong_frame_value
+from consistest.metrics.wrong_values import (
     both_numbers,
     key,
     other_number,

@@ -11,7 +11,7 @@ from typing import Any, Literal, TypeVar, get_args
 Source = Literal["pers", "hist", "hist_ext"]
 QType = Literal["wh", "yn"]
 Role = Literal["user", "assistant"]
-# Why a ConsisTest reply fails, decided in this order (first match wins; see tasks/consistest/categories.py).
+# Why a ConsisTest reply fails, decided in this order (first match wins; see metrics/categories.py).
 Category = Literal["consistent", "intra", "role", "history", "uninformative", "not_judged"]
 # What a dialogue contradiction detector says about a last bot turn (CDConv's labels 0..3, in order).
 DetectorLabel = Literal["none", "intra", "role", "history"]

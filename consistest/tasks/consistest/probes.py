@@ -18,10 +18,10 @@ from typing import Any
 from consistest.core import log
 from consistest.core.records import Sample, content_hash
 from consistest.core.stats import N_BOOT, bootstrap_ci
+from consistest.metrics.wrong_values import keys, truth_keys, words
 from consistest.models.base import NLI
 from consistest.tasks.consistest.methods import JudgeMethod, ScoringMethod
 from consistest.tasks.consistest.methods.paper import PaperMethod
-from consistest.tasks.consistest.wrong_values import keys, truth_keys, words
 
 PROBES_VERSION = "1"  # bump when the choice of probe replies changes
 MAX_PROBE_WORDS = 20  # longer facts (history utterances) read as more than an answer

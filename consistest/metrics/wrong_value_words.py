@@ -1,4 +1,4 @@
-"""The words the wrong-value rules read (:mod:`consistest.tasks.consistest.wrong_values`): word lists and
+"""The words the wrong-value rules read (:mod:`consistest.metrics.wrong_values`): word lists and
 how a reply's words become comparable keys (stems; like/love/enjoy one key; ordinals as numbers). Versioned
 with ``CATEGORIES_VERSION`` (categories.py)."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from consistest.metrics.category_text import QUESTION_WORDS, stem
 from consistest.metrics.numbers import normalize_numbers
 from consistest.metrics.rules import _fold
-from consistest.tasks.consistest.categories_text import QUESTION_WORDS, stem
 
 
 def _lex(text: str) -> frozenset[str]:
@@ -18,7 +18,7 @@ def _lex(text: str) -> frozenset[str]:
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-# Words that are never a value or an anchor (beyond the question words of ``categories_text``).
+# Words that are never a value or an anchor (beyond the question words of ``category_text``).
 FUNCTION = _lex(
     "from about by into onto than then there here this these those they them their he she his her him we "
     "us our was get got lot lots bit much many more most other same thing things stuff kind sort type "

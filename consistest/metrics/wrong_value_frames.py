@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from consistest.tasks.consistest.categories_text import QUESTION_WORDS, clauses
-from consistest.tasks.consistest.wrong_value_words import (
+from consistest.metrics.category_text import QUESTION_WORDS, clauses
+from consistest.metrics.wrong_value_words import (
     _LIKE,
     ARTICLES,
     BE,

@@ -20,10 +20,10 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from consistest.metrics.category_text import clauses, evasive
 from consistest.metrics.rules import content_tokens, keyword_alternatives
-from consistest.tasks.consistest.categories_text import clauses, evasive
-from consistest.tasks.consistest.wrong_value_frames import same_value, wrong_frame_value
-from consistest.tasks.consistest.wrong_value_words import (
+from consistest.metrics.wrong_value_frames import same_value, wrong_frame_value
+from consistest.metrics.wrong_value_words import (
     _LIKE,
     DISLIKE,
     FIRST_PERSON,
