@@ -261,7 +261,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:2|" in res.summary["signature"]
+    assert "|cat:3|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -288,3 +288,20 @@ def test_compare_reads_runs_scored_before_categories(tmp_path: Path) -> None:
     (tmp_path / "scores.jsonl").write_text(json.dumps(row) + "\n")
     (tmp_path / "summary.json").write_text(json.dumps({"signature": "consistest:v1|v:0.1.0"}))
     assert load_scored_run(tmp_path).items[row["id"]].category is None
+
+
+def test_another_number_read_by_plus_is_history() -> None:
+    """cat:3: a reply ``--method plus`` scores as another value ("about once a year" for "twice a year") is
+    a history contradiction, not ``not_judged`` or ``uninformative``."""
+    from consistest.metrics.plus import final_plus, judge_plus
+
+    s = sample("how often do you visit europe ?", "twice a year", "wh", "i visit europe twice a year .")
+    v = judge_plus(s.question, s.answer, s.type, "about once a year .", s.fact, fact=s.fact)
+    assert v.outcome == "another_value"
+    item = ScoredItem(
+        id=s.id, qa_id=s.qa_id, question=s.question, truth=s.answer, response="about once a year .",
+        cleaned=v.cleaned, outcome=v.outcome, rule_score=v.rule_score, nli_use="none", nli_label=None,
+        score=final_plus(v), source=s.source, type=s.type, distance=s.distance,
+    )  # fmt: skip
+    assert decide(item, s, None)[0] == "history"
+    assert decide(scored(s, "about once a year ."), s, None)[0] != "history"  # paper: no such outcome

@@ -12,7 +12,10 @@ and only where the user's turn is a question (it ends with "?", or opens with a 
   yes/no word is contradicted by its own long part or short form (``intra``: "yes , i hate math" to "do you
   like math ?"), or the earlier statements and the reply take opposite stands (``yn``); for any question, a
   reply clause negates or gives another value than an earlier statement on the question's topic with the
-  same subject (``fact``: "i have five sisters" after "i have three sisters").
+  same subject (``fact``: "i have five sisters" after "i have three sisters"); last, the reply read as a
+  ConsisTest reply to the premise closest to the question, its truth what that premise says beyond the
+  question (``topic``, :mod:`.topic_facts`: "about once a year" to "how often do you visit europe ?" after
+  "i visit europe twice a year"; "oh , you speak chinese ? that's cool !" returns the question).
 
 Known limits: verbs and tenses are not compared ("no" to "do you like japan ?" contradicts "i live in japan";
 "no" to "did you have a dog as a kid ?" contradicts "i have a dog"), and a consistent answer decides the turn
@@ -29,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from consistest.metrics.categories import CATEGORIES_VERSION
 from consistest.metrics.clean import CLEAN_VERSION, clean_response
 from consistest.metrics.numbers import tokens
 from consistest.metrics.plus import PLUS_VERSION, long_part
@@ -42,6 +46,7 @@ from consistest.metrics.propositions import (
 )
 from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
 from consistest.metrics.stances import clause_reading
+from consistest.metrics.topic_facts import topic_category
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
 
 # 2: only after a question; subjects compared; "role" only when the reply is nothing but the
@@ -52,11 +57,16 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 4: the scorer's reading of yes/no phrases (rules 3): a yes phrase is no only before a "not" that ends the
 # clause ("yes not many" is yes), punctuation inside a phrase is skipped ("not ... really"); the same
 # verdicts and guard pairs as qa:3 on every dev, test, DECODE-style, rct and synthetic dialogue we have
-ANSWERS_VERSION = 4
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION) == (3, 3, 2), "bump ANSWERS_VERSION with its parts"
+# 5: the ``topic`` rule: what the other rules leave is read as a ConsisTest reply to the closest premise
+ANSWERS_VERSION = 5
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
+    "bump ANSWERS_VERSION with its parts"
+)
 Polarity = Literal["yes", "no"]
-Rule = Literal["role", "intra", "yn", "fact"]
+Rule = Literal["role", "intra", "yn", "fact", "topic"]
+# the ``topic`` rule's contradictions carry the category it found
 CATEGORY: dict[Rule, str] = {"role": "role", "intra": "intra", "yn": "history", "fact": "history"}
+CATEGORY["topic"] = ""
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
 WH = frozenset({"what", "where", "who", "whom", "whose", "when", "why", "how", "which"})
@@ -69,10 +79,11 @@ class Evidence:
 
     verdict: Literal["contradiction", "consistent"]
     rule: Rule
+    found: str = ""  # the failure category the ``topic`` rule found
 
     @property
     def category(self) -> str | None:
-        return CATEGORY[self.rule] if self.verdict == "contradiction" else None
+        return (self.found or CATEGORY[self.rule]) if self.verdict == "contradiction" else None
 
 
 def _plain(text: str) -> str:
@@ -150,10 +161,18 @@ def returns_question(question: str, reply: str) -> bool:
     return any(want <= content_stems(s) and opens(s) for s in asked)
 
 
-def qa_evidence(question: str, reply: str, premises: Sequence[str]) -> Evidence | None:
+def qa_evidence(
+    question: str,
+    reply: str,
+    premises: Sequence[str],
+    history: Sequence[str] = (),
+    persona: Sequence[str] = (),
+) -> Evidence | None:
     """The rules' verdict on ``reply`` (the speaker's answer to ``question``) against ``premises`` (the
     speaker's persona sentences and earlier sentences), in the module docstring's order; None where they
-    cannot tell, and always after a user turn that asks nothing."""
+    cannot tell, and always after a user turn that asks nothing. ``history`` (the turns before the reply,
+    the question last) and ``persona`` are what the ``topic`` rule reads besides: the user's statements
+    and the values a WH answer may add."""
     if not is_question(question):
         return None
     question, reply = _plain(question), _plain(reply)
@@ -167,7 +186,27 @@ def qa_evidence(question: str, reply: str, premises: Sequence[str]) -> Evidence 
     fact = _fact_evidence(question, reply, premises)  # "yes , i have three kids" after "i have two kids"
     if fact is not None and (fact.verdict == "contradiction" or yn is None):
         return fact
-    return yn
+    if yn is not None or (prop is not None and not about_bot):
+        return yn
+    return _topic_evidence(question, reply, premises, history or (question,), persona, about_bot)
+
+
+def _topic_evidence(
+    question: str, reply: str, premises: Sequence[str], history: Sequence[str], persona: Sequence[str],
+    yes_no: bool,
+) -> Evidence | None:  # fmt: skip
+    """The ``topic`` rule (:mod:`.topic_facts`), the truth of a Y/N question the premise's stand."""
+
+    def stand(q: str, premise: str) -> str | None:
+        got = _premise_stand(question_keys(proposition(q)), [premise])  # type: ignore[arg-type]
+        return got if got in ("yes", "no") else None
+
+    found = topic_category(question, reply, premises, history, persona, yes_no, stand)
+    if found is None:
+        return None
+    if found[0] == "consistent":
+        return Evidence("consistent", "topic")
+    return Evidence("contradiction", "topic", found[0])
 
 
 def _own_clauses(texts: Sequence[str]) -> list[str]:

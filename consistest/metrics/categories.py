@@ -13,7 +13,8 @@ Checked in this order, first match wins (CDConv's order, after "consistent"):
    or NLI entailment from the user's sentence but not from the fact);
 4. ``history``: it states a wrong value or the wrong polarity: a wrong short answer; a Y/N reply that
    restates the question's proposition the other way ("i own a yacht" when the truth is no); a reply that
-   fills the fact's frame with another value ("i drive a bmw" for "i drive a mercedes"); a bare WH value
+   fills the fact's frame with another value ("i drive a bmw" for "i drive a mercedes"), or another number
+   where ``--method plus`` reads one ("about once a year" for "twice a year"); a bare WH value
    or a number that is not the truth; or NLI finds a contradiction. The rules decide before NLI, so a
    guard that says neutral does not turn a wrong value into ``uninformative``;
 5. ``uninformative``: empty, only questions, evasive, or (with an NLI model) generic or off-topic.
@@ -58,9 +59,11 @@ __all__ = [
 # Bump when a rule or word list changes a category; it goes into the signature as ``cat:<n>``.
 # 2: wrong values and polarities found by rules (wrong_values.py) are history/intra whatever NLI says;
 #    ``not_judged`` (was ``undecided``) for every reply only NLI could place, generic ones included.
-CATEGORIES_VERSION = 2
+# 3: a reply ``--method plus`` scores as ``another_value`` ("about once a year" for "twice a year") is history
+CATEGORIES_VERSION = 3
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
+ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only"})
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
@@ -192,6 +195,8 @@ def _role(item: ScoredItem, sample: Sample, nli: Lookup, no_truth: bool) -> tupl
 def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str] | None:
     if item.outcome in WRONG_SHORT:
         return "history", f"wrong short answer (truth {item.truth!r})"
+    if item.outcome == ANOTHER_VALUE:
+        return "history", f"another number in the place of the truth's ({item.truth!r})"
     found = _wrong_value(item, sample)
     if found:
         return "history", found

@@ -104,7 +104,13 @@ def rule_evidence(examples: Sequence[DialogueExample], settings: PairSettings) -
     if not settings.qa:
         return [None] * len(examples)
     return [
-        qa_evidence(question_of(ex), ex.turns[-1], [p for p, src in premises(ex) if src in settings.sources])
+        qa_evidence(
+            question_of(ex),
+            ex.turns[-1],
+            [p for p, src in premises(ex) if src in settings.sources],
+            ex.turns[:-1],
+            ex.persona if "persona" in settings.sources else (),
+        )
         for ex in examples
     ]
 
