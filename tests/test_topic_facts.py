@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from consistest.metrics.answers import qa_evidence
-from consistest.metrics.topic_facts import closest_facts, statements, wh_truth
+from consistest.metrics.propositions import stem
+from consistest.metrics.topic_facts import clause_party, closest_facts, question_party, statements, wh_truth
 
 
 @pytest.mark.parametrize(
@@ -66,12 +67,55 @@ def test_the_topic_rule(question, reply, premises, verdict, category) -> None:
         ("where do you work ?", "i am not sure .", ["i work at a school ."]),  # evasive
         ("where do you work ?", "at an assembly line .", ["do you work ?", "i wish i could work at home ."]),
         ("what did you eat ?", "pizza .", ["i like to swim ."]),  # no premise on topic
-        (
-            "does your mom like cats ?",
-            "no , she hates them .",
-            ["my mom has two cats ."],
-        ),  # not about the bot
+        ("does your mom like cats ?", "no , she hates them .", ["my mom has two cats ."]),  # not the bot
+        # another party than the question's
+        ("where does your wife work ?", "at a bank .", ["i work at a taco shop ."]),
+        ("where do you work ?", "at a taco shop .", ["my wife works at a bank ."]),
+        ("what is my name ?", "sarah .", ["my name is george ."]),  # the asker's
+        ("what kind of dog do you have ?", "a beagle .", ["your dog is a poodle ."]),  # the listener's
+        # only a light word shared
+        ("what is your favorite movie ?", "the matrix .", ["my favorite color is blue ."]),
+        ("where do you go to school ?", "at ucla .", ["i go to the gym every day ."]),
+        # a negated clause names no value; a negated reply does not agree
+        ("where do you work ?", "at a school .", ["i do not work at a hospital ."]),
+        ("what is your favorite color ?", "definitely not blue .", ["my favorite color is blue ."]),
+        # hypothetical questions ask for no fact
+        ("what would you do if you won the lottery ?", "buy a house .", ["i won the lottery last year ."]),
     ],
-)
+)  # fmt: skip
 def test_the_topic_rule_leaves_the_rest(question, reply, premises) -> None:
     assert qa_evidence(question, reply, premises, (question,), premises) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "party"),
+    [
+        ("where do you work ?", "self"),
+        ("what is your name ?", "self"),
+        ("where does your wife work ?", stem("wife")),  # a person, by stem
+        ("what is your mom's name ?", "mom"),
+        ("what is my name ?", None),
+        ("what is the spanish word for work ?", "any"),
+    ],
+)
+def test_question_party(question, party) -> None:
+    assert question_party(question) == party
+
+
+@pytest.mark.parametrize(
+    ("clause", "party"),
+    [
+        ("i work at a bank", "self"),
+        ("my name is george", "self"),
+        ("my best friend lives next door", "friend"),
+        ("his name is max", "any"),
+        ("your dog is a poodle", None),
+    ],
+)
+def test_clause_party(clause, party) -> None:
+    assert clause_party(clause) == party
+
+
+def test_a_persons_question_reads_that_persons_statements() -> None:
+    got = qa_evidence("where does your wife work ?", "at a school .", ["my wife works at a bank ."])
+    assert got is not None and (got.verdict, got.rule, got.category) == ("contradiction", "topic", "history")

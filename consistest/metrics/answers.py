@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from consistest.core.records import Category
 from consistest.metrics.categories import CATEGORIES_VERSION
 from consistest.metrics.clean import CLEAN_VERSION, clean_response
 from consistest.metrics.numbers import tokens
@@ -58,7 +59,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # clause ("yes not many" is yes), punctuation inside a phrase is skipped ("not ... really"); the same
 # verdicts and guard pairs as qa:3 on every dev, test, DECODE-style, rct and synthetic dialogue we have
 # 5: the ``topic`` rule: what the other rules leave is read as a ConsisTest reply to the closest premise
-ANSWERS_VERSION = 5
+# 6: the ``topic`` rule reads only statements about the question's party (the bot, its wife, ...), sharing
+# more than a light word with it; no value from a negated statement, no agreement from a negated WH reply,
+# nothing for questions about the asker or hypothetical ones (a review's examples; dev unchanged at 75.0)
+ANSWERS_VERSION = 6
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -66,7 +70,7 @@ Polarity = Literal["yes", "no"]
 Rule = Literal["role", "intra", "yn", "fact", "topic"]
 # the ``topic`` rule's contradictions carry the category it found
 CATEGORY: dict[Rule, str] = {"role": "role", "intra": "intra", "yn": "history", "fact": "history"}
-CATEGORY["topic"] = ""
+CATEGORY["topic"] = "history"  # unless the rule found another category (``Evidence.found``)
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
 WH = frozenset({"what", "where", "who", "whom", "whose", "when", "why", "how", "which"})
@@ -79,7 +83,7 @@ class Evidence:
 
     verdict: Literal["contradiction", "consistent"]
     rule: Rule
-    found: str = ""  # the failure category the ``topic`` rule found
+    found: Category | None = None  # the failure category the ``topic`` rule found
 
     @property
     def category(self) -> str | None:

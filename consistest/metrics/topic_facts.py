@@ -1,14 +1,21 @@
-"""An answer read against the speaker's own fact on the question's topic, as ConsisTest reads a reply
-against its gold fact: the ``topic`` rule of the detectors' answer rules (``qa:5``).
+"""An answer read against the speaker's own statement on the question's topic, as ConsisTest reads a reply
+against its gold fact: the ``topic`` rule of the detectors' answer rules (``qa:5``; ``qa:6`` as below).
 
 A detector has no gold fact or truth, only the speaker's persona and earlier sentences. Here the fact is the
-premise sharing the most content words with the user's question (every premise that ties), and the truth is
-what it says beyond the question: for a WH question its words that the question does not hold ("twice a
-year" from "i visit europe twice a year ." to "how often do you visit europe ?"), for a Y/N question about
-the speaker the premise's stand on it (``Reading`` of :mod:`.stances`, as the ``yn`` rule reads it). The
-reply is scored with ``--method plus``'s rules without NLI and put in a failure category
-(:mod:`.categories`): ``history``, ``intra`` or ``role`` contradicts the fact, ``consistent`` agrees with
-it. ``uninformative`` and ``not_judged`` decide nothing, nor do two tied facts that disagree.
+stated clause sharing the most content words with the user's question, one of them more than a light word
+("favorite", "go"), about the same party (the bot itself, or its wife, mom, ... as the question asks;
+``party``); every clause that ties counts. The truth is what that clause says beyond the question: for a WH
+question its words that the question does not hold ("twice a year" from "i visit europe twice a year ." to
+"how often do you visit europe ?"; negated clauses give none), for a Y/N question about the speaker the
+clause's stand on it (as the ``yn`` rule reads it). The reply is scored with ``--method plus``'s rules
+without NLI and put in a failure category (:mod:`.categories`): ``history``, ``intra`` or ``role``
+contradicts the fact, ``consistent`` agrees with it (a WH reply with a negation never does: "definitely not
+blue"). ``uninformative`` and ``not_judged`` decide nothing, nor do two tied facts that disagree, nor
+questions about the user or hypothetical ones ("what would you do if ...").
+
+Known limits: tenses are not compared ("i worked at a bank" is read as where the speaker works), a WH
+reply in other words than the clause is another value ("on saturdays and sundays" for "on weekends"), and
+"you speak chinese ? me too !" returns the question.
 """
 
 from __future__ import annotations
@@ -19,11 +26,65 @@ from consistest.core.records import Category, QType, Sample, ScoredItem
 from consistest.metrics.categories import decide
 from consistest.metrics.clean import reply_sentences
 from consistest.metrics.plus import final_plus, judge_plus
-from consistest.metrics.propositions import clauses, content_stems, is_content, stem, words_of
+from consistest.metrics.propositions import clauses, content_stems, is_content, statement_keys, stem, words_of
+from consistest.metrics.shortforms import FEMALE, MALE
+from consistest.metrics.words import is_negation, lex
 from consistest.metrics.wrong_value_words import HEDGES
 
 CONTRADICTING: frozenset[Category] = frozenset({"history", "intra", "role"})
 Stand = Callable[[str, str], "str | None"]  # (question, premise) -> "yes", "no" or None
+PEOPLE = frozenset(
+    stem(w)
+    for w in FEMALE
+    | MALE
+    | lex("parents parent kids kid children child siblings sibling friend friends family spouse partner "
+          "boss roommate neighbor coworker cousin baby grandparents husband wife")
+)  # fmt: skip
+LIGHT = frozenset(stem(w) for w in lex("favorite favourite kind type sort go get make thing time lot day"))
+HYPOTHETICAL = lex("would should could if might")
+USER = lex("i me my mine myself")
+BOT = lex("you your yours yourself")
+OTHER = lex("he she they it his her their its this that there")
+
+
+def _person(words: Sequence[str]) -> str | None:
+    """The first word naming a person of the speaker's ("wife", "mom's"), as a stem."""
+    for w in words:
+        s = stem(w.split("'")[0])
+        if s in PEOPLE:
+            return s
+    return None
+
+
+def question_party(question: str) -> str | None:
+    """Whom a question is about: ``self`` (the person asked), a person of theirs ("your wife": ``wife``),
+    ``any`` (nobody in particular: "what is the spanish word for work ?"), or None (the asker: "what is
+    my name ?")."""
+    words = words_of(question)
+    if set(words) & USER and not set(words) & BOT:
+        return None
+    if "your" in words:
+        at = words.index("your")
+        return _person(words[at + 1 : at + 4]) or "self"
+    return "self" if set(words) & BOT else "any"
+
+
+def clause_party(clause: str) -> str | None:
+    """Whom a stated clause is about: ``self`` ("i ...", "we ...", "my name ..."), a person ("my best friend
+    ..."), ``any`` (a pronoun or a thing: "his name is max"), or None (the listener: "you ...")."""
+    words = words_of(clause)
+    if not words or words[0] in ("i", "we"):
+        return "self"
+    if words[0] in BOT:
+        return None
+    if words[0] in ("my", "our"):
+        return _person(words[1:4]) or "self"
+    return "any"
+
+
+def _same_party(question: str, clause: str) -> bool:
+    asked, said = question_party(question), clause_party(clause)
+    return asked is not None and said is not None and (asked == said or "any" in (asked, said))
 
 
 def statements(question: str, premises: Sequence[str]) -> list[str]:
@@ -40,12 +101,17 @@ def statements(question: str, premises: Sequence[str]) -> list[str]:
 
 
 def closest_facts(question: str, premises: Sequence[str]) -> list[str]:
-    """The premise clauses (``statements``) sharing the most content words with the question (none when
-    none shares one)."""
+    """The stated clauses (``statements``) about the question's party sharing the most content words with
+    it, one of them not a light word (none when no clause does, or the question is about no party of the
+    speaker's)."""
     want = content_stems(question)
-    shared = [(len(content_stems(c) & want), c) for c in statements(question, premises)]
+    shared = []
+    for c in statements(question, premises):
+        common = content_stems(c) & want
+        if common - LIGHT and _same_party(question, c):
+            shared.append((len(common), c))
     best = max((n for n, _ in shared), default=0)
-    return list(dict.fromkeys(c for n, c in shared if n == best)) if best else []
+    return list(dict.fromkeys(c for n, c in shared if n == best))
 
 
 def wh_truth(question: str, premise: str) -> str:
@@ -88,8 +154,13 @@ def topic_category(
     """``reply``'s category against its closest facts: a contradicting one (with why) when some fact is
     contradicted and none agrees, ``consistent`` when some agrees and none is contradicted, else None.
     ``yes_no``: the question is a Y/N question about the speaker, whose truth ``stand`` reads."""
+    if set(words_of(question)) & HYPOTHETICAL:
+        return None  # "what would you do if you won the lottery ?" asks for no fact
     found: list[tuple[Category, str]] = []
     for premise in closest_facts(question, premises):
+        keys = statement_keys(premise)
+        if not yes_no and keys is not None and keys.negated:
+            continue  # "i do not work at a hospital" names no workplace
         truth = stand(question, premise) if yes_no else wh_truth(question, premise)
         qtype: QType = "yn" if yes_no else "wh"
         if truth:
@@ -98,4 +169,6 @@ def topic_category(
     good = [f for f in found if f[0] == "consistent"]
     if bad and not good:
         return bad[0]
-    return good[0] if good and not bad else None
+    if yes_no or not any(is_negation(w) for w in words_of(reply)):
+        return good[0] if good and not bad else None
+    return None  # "definitely not blue": not agreement
