@@ -1,5 +1,5 @@
 """An answer read against the speaker's own statement on the question's topic, as ConsisTest reads a reply
-against its gold fact: the ``topic`` rule of the detectors' answer rules (``qa:5``; ``qa:6`` as below).
+against its gold fact: the ``topic`` rule of the detectors' answer rules (``qa:5``; as below, ``qa:6``).
 
 A detector has no gold fact or truth, only the speaker's persona and earlier sentences. Here the fact is the
 stated clause sharing the most content words with the user's question, one of them more than a light word
