@@ -229,12 +229,12 @@ class Detector:
         return [p.contradiction_probability for p in self.predict(examples)]
 
 
-def check_tau(tau: Any, spec: Path, required: bool = False) -> None:
+def check_tau(tau: Any, spec: Path, required: bool = False, field: str = "tau") -> None:
     """A stored threshold is a number in [0, 1] (absent: argmax, unless ``required``)."""
     if tau is None and not required:
         return
     if isinstance(tau, bool) or not isinstance(tau, int | float) or not 0 <= tau <= 1:
-        raise InputError(f"expected a number in [0, 1], got {tau!r}", path=str(spec), field="tau")
+        raise InputError(f"expected a number in [0, 1], got {tau!r}", path=str(spec), field=field)
 
 
 def decide(

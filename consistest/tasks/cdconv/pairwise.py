@@ -40,6 +40,7 @@ from consistest.metrics.answers import (
 from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
+from consistest.tasks.cdconv.regimes import RegimeTaus, asks, regime_taus, tau_for
 from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
 
 ARCHITECTURE = "nli-pairs"
@@ -192,11 +193,17 @@ class PairwiseDetector:
             )
         self.guard = guard
         self.tau = float(self.info["tau"])
+        statement = self.info.get("tau_statement")  # absent before regimes: one tau for every turn
+        check_tau(statement, self.dir / DETECTOR_FILE, field="tau_statement")
+        self.tau_statement = None if statement is None else float(statement)
         self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa))
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
         scores, rules = scored(self.guard, examples, self.settings)
-        return [decide(ex.id, s, self.tau, ev) for ex, s, ev in zip(examples, scores, rules, strict=True)]
+        return [
+            decide(ex.id, s, tau_for(ex, self.tau, self.tau_statement), ev)
+            for ex, s, ev in zip(examples, scores, rules, strict=True)
+        ]
 
 
 def check_qa_rules(stored: Any, spec: Path) -> bool:
@@ -223,10 +230,12 @@ def calibrate(
     dev: dict[str, Sequence[DialogueExample]],
     out: Path,
     *,
+    statement_dev: Sequence[DialogueExample] = (),
     batch_size: int = 64,
     device: str = "cpu",
 ) -> dict[str, Any]:
-    """Pick tau on the labelled dialogues of the dev sets; the folder's ``detector.json`` content."""
+    """Pick tau on the labelled dialogues of the dev sets (with ``qa``, one per regime: ``regimes``, the
+    turns after a statement of ``statement_dev`` too); the folder's ``detector.json`` content."""
     from consistest.core.records import content_hash
     from consistest.core.signature import make_signature
     from consistest.models.nli import load_nli, nli_signature
@@ -237,22 +246,31 @@ def calibrate(
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
     labelled = labelled_dev(dev)
-    pair_scores, rules = scored(guard, labelled, settings)
+    extra = [ex for ex in statement_dev if ex.label is not None and not asks(ex)] if settings.qa else []
+    every = [*labelled, *extra]
+    pair_scores, rules = scored(guard, every, settings)
     scores = [dialogue_score(s, ev) for s, ev in zip(pair_scores, rules, strict=True)]
-    tau, bal = pick_tau(scores, [ex.label != "none" for ex in labelled])
-    dev_hash = content_hash(sorted((ex.id, ex.label) for ex in labelled))
+    if settings.qa:
+        picked = regime_taus(scores, every, len(labelled))
+    else:
+        picked = RegimeTaus(*pick_tau(scores, [ex.label != "none" for ex in labelled]), len(labelled))
+    dev_hash = content_hash(sorted((ex.id, ex.label) for ex in every))
     local = Path(spec).expanduser()
+    statement = [] if picked.tau_statement is None else [("tau-statement", f"{picked.tau_statement:.4f}")]
     signature = make_signature(
         [("task", "cdconv"), ("method", ARCHITECTURE), ("nli", nli_signature(guard)),
-         ("pairs", settings.tag()), ("tau", f"{tau:.4f}"), ("dev", dev_hash[:12])]
+         ("pairs", settings.tag()), ("tau", f"{picked.tau:.4f}"), *statement, ("dev", dev_hash[:12])]
     )  # fmt: skip
     return {
         "architecture": ARCHITECTURE,
         "guard": str(local.resolve()) if local.is_dir() else spec,
         "guard_signature": nli_signature(guard),
-        "tau": tau,
+        "tau": picked.tau,
+        "tau_statement": picked.tau_statement,
         "tau_rule": TAU_RULE,
-        "dev_balanced_accuracy": bal,
+        "dev_balanced_accuracy": picked.balanced,
+        "dev_balanced_accuracy_statement": picked.balanced_statement,
+        "tau_dialogues": {"question": picked.n, "statement": picked.n_statement},
         "sources": list(settings.sources),
         "unit": settings.unit,
         "qa_rules": ANSWERS_VERSION if settings.qa else False,

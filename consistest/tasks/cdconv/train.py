@@ -271,14 +271,19 @@ def calibrate_pairs(
     out: Path,
 ) -> dict[str, Any]:
     """nli-pairs: no training; tau picked on the ``--dev`` sets, or without them on the dev split of
-    ``--data``; the dev split is reported either way."""
+    ``--data`` (with ``--qa-rules``, turns after a statement get their own, from both); the dev split is
+    reported either way."""
     dev = devs or {"dev": parts["dev"]}
     settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit, cfg.qa_rules)
-    info = pw.calibrate(cfg.nli, settings, dev, out, batch_size=cfg.batch_size, device=cfg.device)
+    extra = parts["dev"] if devs else []  # turns after a statement: the dev split's too (regimes.py)
+    info = pw.calibrate(
+        cfg.nli, settings, dev, out, statement_dev=extra, batch_size=cfg.batch_size, device=cfg.device
+    )
     info["config"] = {k: v for k, v in asdict(cfg).items() if k not in ("quiet", "overwrite")}
     info["counts"] = {k: len(v) for k, v in parts.items()}
     det.write_detector_info(out, info)
-    log.info(f"nli-pairs: tau {info['tau']:.6g} ({TAU_RULE})", quiet=cfg.quiet)
+    after = "" if info["tau_statement"] is None else f", after a statement {info['tau_statement']:.6g}"
+    log.info(f"nli-pairs: tau {info['tau']:.6g}{after} ({TAU_RULE})", quiet=cfg.quiet)
     shown = {**({"dev": parts["dev"]} if devs and parts["dev"] else {}), **devs, **tests}
     return _evaluate(cfg, out, info, shown, parts["test"])
 

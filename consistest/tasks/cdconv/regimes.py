@@ -1,0 +1,62 @@
+"""``nli-pairs --qa-rules``: a threshold for each regime of the judged turn.
+
+The answer rules act only after a user turn that asks something; after one that asks nothing the guard
+alone decides, and its scores there sit on another scale. On our synthetic dev split (2026-11-26) the
+turns after a statement reached 74.8% balanced accuracy at a threshold of their own (0.41) against 65.3% at
+the one picked for answers to questions (0.0092); picked on one half of the contexts and read on the other,
+73.0 and 76.1 against 64.4 and 66.1. So ``tau`` is picked on the dev dialogues that answer a question and
+``tau_statement`` on those that follow a statement (the ``--dev`` sets' and the dev split of ``--data``),
+when each class has at least ``MIN_PER_CLASS`` of them; otherwise the one ``tau`` serves both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from consistest.core.records import DialogueExample
+from consistest.metrics.answers import is_question
+from consistest.tasks.cdconv.threshold import pick_tau
+
+MIN_PER_CLASS = 20
+
+
+def asks(ex: DialogueExample) -> bool:
+    """The judged turn answers a user turn that asks something (the regime of ``tau``)."""
+    return len(ex.turns) >= 2 and is_question(ex.turns[-2])
+
+
+@dataclass(frozen=True)
+class RegimeTaus:
+    """The picked thresholds, their dev balanced accuracies, and how many dialogues each was picked on."""
+
+    tau: float
+    balanced: float
+    n: int
+    tau_statement: float | None = None
+    balanced_statement: float | None = None
+    n_statement: int = 0
+
+
+def regime_taus(scores: Sequence[float], examples: Sequence[DialogueExample], n_main: int) -> RegimeTaus:
+    """``tau`` on the dialogues of ``examples[:n_main]`` (the ``--dev`` sets) that answer a question (all
+    of them when those lack a class), ``tau_statement`` on every dialogue of ``examples`` after a
+    statement (None when a class has fewer than ``MIN_PER_CLASS``)."""
+    rows = [
+        (s, ex.label != "none", asks(ex), i < n_main)
+        for i, (s, ex) in enumerate(zip(scores, examples, strict=True))
+    ]
+    main = [(s, c) for s, c, a, m in rows if m and a]
+    if len({c for _, c in main}) < 2:
+        main = [(s, c) for s, c, _, m in rows if m]
+    tau, bal = pick_tau([s for s, _ in main], [c for _, c in main])
+    after = [(s, c) for s, c, a, _ in rows if not a]
+    if min(sum(c for _, c in after), sum(not c for _, c in after)) < MIN_PER_CLASS:
+        return RegimeTaus(tau, bal, len(main))
+    t2, b2 = pick_tau([s for s, _ in after], [c for _, c in after])
+    return RegimeTaus(tau, bal, len(main), t2, b2, len(after))
+
+
+def tau_for(ex: DialogueExample, tau: float, tau_statement: float | None) -> float:
+    """The threshold of the judged turn's regime."""
+    return tau if tau_statement is None or asks(ex) else tau_statement
