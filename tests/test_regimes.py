@@ -7,6 +7,7 @@ import pytest
 
 from consistest.data.decode_reader import make_example
 from consistest.tasks.cdconv.regimes import MIN_PER_CLASS, asks, regime_taus, tau_for
+from consistest.tasks.cdconv.threshold import pick_tau
 
 
 def _ex(user: str, label: str, i: int):
@@ -38,18 +39,37 @@ def test_each_regime_gets_its_own_tau() -> None:
     assert tau_for(qa[0][0], got.tau, got.tau_statement) == pytest.approx(0.125)
 
 
-def test_too_few_turns_after_a_statement_keep_one_tau() -> None:
+@pytest.mark.parametrize("short", ["history", "none"])
+def test_too_few_turns_after_a_statement_keep_one_tau(short: str) -> None:
     n = MIN_PER_CLASS
     qa = [(_ex("do you ?", "history", i), 0.2) for i in range(n)] + [
         (_ex("do you ?", "none", i), 0.05) for i in range(n)
     ]
-    st = [(_ex("ok .", "history", i), 0.9) for i in range(n - 1)] + [
-        (_ex("ok .", "none", i), 0.1) for i in range(n)
+    counts = {"history": n, "none": n, short: n - 1}  # one class one short of the cut
+    st = [(_ex("ok .", "history", i), 0.9) for i in range(counts["history"])] + [
+        (_ex("ok .", "none", i), 0.1) for i in range(counts["none"])
     ]
     rows = qa + st
     got = regime_taus([s for _, s in rows], [e for e, _ in rows], n_main=len(qa))
     assert got.tau_statement is None
     assert tau_for(st[0][0], got.tau, got.tau_statement) == got.tau
+
+
+def test_without_a_statement_tau_the_one_tau_is_picked_as_before_regimes() -> None:
+    """Too few turns after a statement: tau is picked on every --dev dialogue, those after a statement
+    included, as a single tau was before regimes (not on the answers alone)."""
+    n = MIN_PER_CLASS
+    qa = [(_ex("do you ?", "history", i), 0.2) for i in range(5)] + [
+        (_ex("do you ?", "none", i), 0.05) for i in range(5)
+    ]
+    st = [(_ex("ok .", "history", i), 0.9) for i in range(n - 1)] + [
+        (_ex("ok .", "none", i), 0.6) for i in range(n - 1)
+    ]
+    rows = qa + st
+    scores, examples = [s for _, s in rows], [e for e, _ in rows]
+    got = regime_taus(scores, examples, n_main=len(rows))
+    assert got.tau_statement is None and got.n == len(rows)
+    assert got.tau == pick_tau(scores, [e.label != "none" for e in examples])[0]
 
 
 def test_dev_sets_without_questions_pick_tau_on_all_of_them() -> None:
@@ -86,8 +106,28 @@ def test_calibrate_stores_a_statement_tau_and_detect_checks_it(tmp_path) -> None
     res = CliRunner().invoke(main, [*args, "--data", str(dev), "--dev", str(dev), "--out", str(out), "-q"])
     assert res.exit_code == 0, res.output
     info = json.loads((out / "detector.json").read_text())
-    assert info["tau_statement"] is not None and info["tau_dialogues"]["statement"] >= 2 * MIN_PER_CLASS
+    # the dev split of --data is part of --dev here: each dialogue counts once
+    assert info["tau_statement"] is not None and info["tau_dialogues"]["tau_statement"] == 2 * MIN_PER_CLASS
     assert "|tau-statement:" in info["signature"]
-    (out / "detector.json").write_text(json.dumps({**info, "tau_statement": 2}))
-    res = CliRunner().invoke(main, ["detect", "--detector", str(out), "--data", str(dev)])
-    assert res.exit_code == 2 and "tau_statement" in res.output
+
+    def flagged(stored: dict) -> int:
+        (out / "detector.json").write_text(json.dumps(stored))
+        pred = tmp_path / "pred.jsonl"
+        res = CliRunner().invoke(
+            main, ["detect", "--detector", str(out), "--data", str(dev), "--out", str(pred)]
+        )
+        assert res.exit_code == 0, res.output
+        return sum(json.loads(x)["category"] != "none" for x in pred.read_text().splitlines())
+
+    # every judged turn follows a statement: tau_statement decides, not tau
+    assert flagged({**info, "tau": 0.0, "tau_statement": 1.0}) == 0
+    assert flagged({**info, "tau": 1.0, "tau_statement": 0.0}) == 2 * MIN_PER_CLASS
+    old = {k: v for k, v in info.items() if k != "tau_statement"}  # a folder calibrated before regimes
+    assert flagged({**old, "tau": 0.0}) == 2 * MIN_PER_CLASS
+    for bad, why in [
+        ({**info, "tau_statement": 2}, "tau_statement"),
+        ({**info, "qa_rules": False}, "--qa-rules"),
+    ]:
+        (out / "detector.json").write_text(json.dumps(bad))
+        res = CliRunner().invoke(main, ["detect", "--detector", str(out), "--data", str(dev)])
+        assert res.exit_code == 2 and why in res.output

@@ -180,6 +180,14 @@ class PairwiseDetector:
         self.info: dict[str, Any] = read_json(self.dir / DETECTOR_FILE)
         check_tau(self.info.get("tau"), self.dir / DETECTOR_FILE, required=True)  # before loading the guard
         qa = check_qa_rules(self.info.get("qa_rules", False), self.dir / DETECTOR_FILE)
+        statement = self.info.get("tau_statement")  # absent before regimes: one tau for every turn
+        check_tau(statement, self.dir / DETECTOR_FILE, field="tau_statement")
+        if statement is not None and not qa:
+            raise InputError(
+                "tau_statement is a threshold of --qa-rules, and this detector reads no answer rules",
+                path=str(self.dir / DETECTOR_FILE),
+                field="tau_statement",
+            )
         spec = nli or self.info["guard"]
         guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
         if not isinstance(guard, ProbabilisticNLI):
@@ -193,8 +201,6 @@ class PairwiseDetector:
             )
         self.guard = guard
         self.tau = float(self.info["tau"])
-        statement = self.info.get("tau_statement")  # absent before regimes: one tau for every turn
-        check_tau(statement, self.dir / DETECTOR_FILE, field="tau_statement")
         self.tau_statement = None if statement is None else float(statement)
         self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa))
 
@@ -246,8 +252,9 @@ def calibrate(
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
     labelled = labelled_dev(dev)
-    extra = [ex for ex in statement_dev if ex.label is not None and not asks(ex)] if settings.qa else []
-    every = [*labelled, *extra]
+    seen = {ex.id for ex in labelled}
+    extra = [ex for ex in statement_dev if ex.label is not None and not asks(ex) and ex.id not in seen]
+    every = [*labelled, *dict((ex.id, ex) for ex in extra).values()] if settings.qa else labelled
     pair_scores, rules = scored(guard, every, settings)
     scores = [dialogue_score(s, ev) for s, ev in zip(pair_scores, rules, strict=True)]
     if settings.qa:
@@ -270,7 +277,7 @@ def calibrate(
         "tau_rule": TAU_RULE,
         "dev_balanced_accuracy": picked.balanced,
         "dev_balanced_accuracy_statement": picked.balanced_statement,
-        "tau_dialogues": {"question": picked.n, "statement": picked.n_statement},
+        "tau_dialogues": {"tau": picked.n, "tau_statement": picked.n_statement},
         "sources": list(settings.sources),
         "unit": settings.unit,
         "qa_rules": ANSWERS_VERSION if settings.qa else False,

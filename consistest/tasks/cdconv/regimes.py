@@ -4,9 +4,11 @@ The answer rules act only after a user turn that asks something; after one that 
 alone decides, and its scores there sit on another scale. On our synthetic dev split (2026-11-26) the
 turns after a statement reached 74.8% balanced accuracy at a threshold of their own (0.41) against 65.3% at
 the one picked for answers to questions (0.0092); picked on one half of the contexts and read on the other,
-73.0 and 76.1 against 64.4 and 66.1. So ``tau`` is picked on the dev dialogues that answer a question and
-``tau_statement`` on those that follow a statement (the ``--dev`` sets' and the dev split of ``--data``),
-when each class has at least ``MIN_PER_CLASS`` of them; otherwise the one ``tau`` serves both.
+73.0 and 76.1 against 64.4 and 66.1. So, when the dev dialogues after a statement (the ``--dev`` sets' and
+the dev split of ``--data``'s, each dialogue once) hold at least ``MIN_PER_CLASS`` of each class,
+``tau_statement`` is picked on them and ``tau`` on the ``--dev`` dialogues that answer a question (all of
+them when those lack a class); otherwise ``tau`` is picked on all the ``--dev`` dialogues and serves every
+turn, as before regimes.
 """
 
 from __future__ import annotations
@@ -39,20 +41,18 @@ class RegimeTaus:
 
 
 def regime_taus(scores: Sequence[float], examples: Sequence[DialogueExample], n_main: int) -> RegimeTaus:
-    """``tau`` on the dialogues of ``examples[:n_main]`` (the ``--dev`` sets) that answer a question (all
-    of them when those lack a class), ``tau_statement`` on every dialogue of ``examples`` after a
-    statement (None when a class has fewer than ``MIN_PER_CLASS``)."""
-    rows = [
-        (s, ex.label != "none", asks(ex), i < n_main)
-        for i, (s, ex) in enumerate(zip(scores, examples, strict=True))
-    ]
-    main = [(s, c) for s, c, a, m in rows if m and a]
-    if len({c for _, c in main}) < 2:
-        main = [(s, c) for s, c, _, m in rows if m]
-    tau, bal = pick_tau([s for s, _ in main], [c for _, c in main])
-    after = [(s, c) for s, c, a, _ in rows if not a]
+    """``tau_statement`` on every dialogue of ``examples`` after a statement and ``tau`` on those of
+    ``examples[:n_main]`` (the ``--dev`` sets) that answer a question; without enough of the first (fewer
+    than ``MIN_PER_CLASS`` of a class), one ``tau`` on all of ``examples[:n_main]``."""
+    rows = [(s, ex.label != "none", asks(ex)) for s, ex in zip(scores, examples, strict=True)]
+    after = [(s, c) for s, c, a in rows if not a]
+    main = [(s, c) for s, c, _ in rows[:n_main]]
     if min(sum(c for _, c in after), sum(not c for _, c in after)) < MIN_PER_CLASS:
-        return RegimeTaus(tau, bal, len(main))
+        return RegimeTaus(*pick_tau([s for s, _ in main], [c for _, c in main]), len(main))
+    answers = [(s, c) for s, c, a in rows[:n_main] if a]
+    if len({c for _, c in answers}) == 2:
+        main = answers
+    tau, bal = pick_tau([s for s, _ in main], [c for _, c in main])
     t2, b2 = pick_tau([s for s, _ in after], [c for _, c in after])
     return RegimeTaus(tau, bal, len(main), t2, b2, len(after))
 
