@@ -233,6 +233,10 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     assert res.exit_code == 0, res.output
     info = json.loads((qa / "detector.json").read_text())
     assert info["qa_rules"] == 6 and "|pairs:history+persona/sentence/qa:6|" in info["signature"]
+    # too few turns after a statement here: one tau, picked on the same dev dialogues as without the rules
+    plain_info = json.loads((out / "detector.json").read_text())
+    assert info["tau_statement"] is None and "tau-statement" not in info["signature"]
+    assert info["signature"].split("|dev:")[1] == plain_info["signature"].split("|dev:")[1]
     detect = ["detect", "--detector", str(qa), "--data", str(labels), "--dataset", str(ds), "--n-boot", "50"]
     res = CliRunner().invoke(main, [*detect, "--out", str(tmp_path / "qa.jsonl")])
     assert res.exit_code == 0, res.output

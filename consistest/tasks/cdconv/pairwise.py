@@ -261,7 +261,8 @@ def calibrate(
         picked = regime_taus(scores, every, len(labelled))
     else:
         picked = RegimeTaus(*pick_tau(scores, [ex.label != "none" for ex in labelled]), len(labelled))
-    dev_hash = content_hash(sorted((ex.id, ex.label) for ex in every))
+    picked_on = every if picked.tau_statement is not None else labelled  # what the thresholds read
+    dev_hash = content_hash(sorted((ex.id, ex.label) for ex in picked_on))
     local = Path(spec).expanduser()
     statement = [] if picked.tau_statement is None else [("tau-statement", f"{picked.tau_statement:.4f}")]
     signature = make_signature(
