@@ -242,6 +242,10 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     assert res.exit_code == 0, res.output
     rows = [json.loads(x) for x in (tmp_path / "qa.jsonl").read_text().splitlines()]
     assert any(k.startswith("rule:") for r in rows for k in r["stage_probabilities"])  # the rules were read
+    by = json.loads((tmp_path / "qa.metrics.json").read_text())["decided_by"]
+    ruled = sum(next(iter(r["stage_probabilities"])).startswith("rule:") for r in rows)
+    assert sum(by.values()) == len(rows) and len(rows) - by.get("guard", 0) == ruled
+    assert "decided by the answer rules" in res.output
     (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": True}))  # picked with qa:1
     res = CliRunner().invoke(main, detect)
     assert res.exit_code == 2 and "qa:1, this consistest has qa:6: calibrate again" in res.output

@@ -144,11 +144,26 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
         "categories": _counts([r["category"] or "undecided" for r in rows[name]]),
         "results": results,
     }
+    by = decided_by(rows[name])
+    if by:
+        summary["decided_by"] = by
+        rules = ", ".join(f"{k} {v:,}" for k, v in sorted(by.items()) if k != "guard")
+        log.info(f"decided by the answer rules: {sum(by.values()) - by.get('guard', 0):,} ({rules}); "
+                 f"by the guard: {by.get('guard', 0):,}", quiet=cfg.quiet)  # fmt: skip
     if cfg.out is not None:
         atomic_write_jsonl(preds_path, rows[name])
         atomic_write_json(metrics_file, summary)
         log.info(f"wrote {len(rows[name])} predictions to {cfg.out}", quiet=cfg.quiet)
     return summary
+
+
+def decided_by(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """How many dialogues each answer rule and the guard decided (``nli-pairs --qa-rules``: a row's first
+    stage is ``rule:<name>`` where a rule decided); empty for detectors without the answer rules."""
+    stages = [next(iter(r.get("stage_probabilities") or {}), "") for r in rows]
+    if not any(s.startswith("rule:") for s in stages):
+        return {}
+    return _counts([s.removeprefix("rule:") if s.startswith("rule:") else "guard" for s in stages])
 
 
 def check_detector_choice(cfg: DetectConfig) -> None:
