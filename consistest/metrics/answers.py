@@ -68,9 +68,10 @@ assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3
 )
 Polarity = Literal["yes", "no"]
 Rule = Literal["role", "intra", "yn", "fact", "topic"]
-# the ``topic`` rule's contradictions carry the category it found
-CATEGORY: dict[Rule, str] = {"role": "role", "intra": "intra", "yn": "history", "fact": "history"}
-CATEGORY["topic"] = "history"  # unless the rule found another category (``Evidence.found``)
+# the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
+CATEGORY: dict[Rule, str] = {
+    "role": "role", "intra": "intra", "yn": "history", "fact": "history", "topic": "history"
+}  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
 WH = frozenset({"what", "where", "who", "whom", "whose", "when", "why", "how", "which"})

@@ -82,8 +82,9 @@ def clause_party(clause: str) -> str | None:
     return "any"
 
 
-def _same_party(question: str, clause: str) -> bool:
-    asked, said = question_party(question), clause_party(clause)
+def _same_party(asked: str | None, clause: str) -> bool:
+    """A clause about ``asked`` (the question's party), or about anyone."""
+    said = clause_party(clause)
     return asked is not None and said is not None and (asked == said or "any" in (asked, said))
 
 
@@ -104,11 +105,11 @@ def closest_facts(question: str, premises: Sequence[str]) -> list[str]:
     """The stated clauses (``statements``) about the question's party sharing the most content words with
     it, one of them not a light word (none when no clause does, or the question is about no party of the
     speaker's)."""
-    want = content_stems(question)
+    want, asked = content_stems(question), question_party(question)
     shared = []
     for c in statements(question, premises):
         common = content_stems(c) & want
-        if common - LIGHT and _same_party(question, c):
+        if common - LIGHT and _same_party(asked, c):
             shared.append((len(common), c))
     best = max((n for n, _ in shared), default=0)
     return list(dict.fromkeys(c for n, c in shared if n == best))

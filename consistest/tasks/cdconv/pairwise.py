@@ -251,10 +251,11 @@ def calibrate(
     guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
-    labelled = labelled_dev(dev)
-    seen = {ex.id for ex in labelled}
-    extra = [ex for ex in statement_dev if ex.label is not None and not asks(ex) and ex.id not in seen]
-    every = [*labelled, *dict((ex.id, ex) for ex in extra).values()] if settings.qa else labelled
+    labelled = every = labelled_dev(dev)
+    if settings.qa:  # the dev split's turns after a statement too, each dialogue once
+        seen = {ex.id for ex in labelled}
+        extra = {ex.id: ex for ex in statement_dev if ex.label and not asks(ex) and ex.id not in seen}
+        every = [*labelled, *extra.values()]
     pair_scores, rules = scored(guard, every, settings)
     scores = [dialogue_score(s, ev) for s, ev in zip(pair_scores, rules, strict=True)]
     if settings.qa:
