@@ -1,0 +1,112 @@
+"""Real chat-model turns in real PersonaChat dialogues, drawn for blind contradiction labels (step 1 of the
+protocol in README.md beside this file).
+
+    OMP_NUM_THREADS=2 python tests/data/dialogues/make_items.py DIALOGUES OUT_DIR NAME=MODEL:MODE [...]
+
+DIALOGUES is PersonaChat validation in the ConsisTest layout (``../shared/data/personachat/
+consistest_valid.json``); each NAME=MODEL:MODE is a chat model spec (a folder, ``ct2:DIR``) and how it is
+prompted (``chat``: its chat template, the persona as system message; ``transcript``: a plain transcript,
+for base models). Greedy, 40 new tokens, as the held-out replies.
+
+Contexts: dialogues whose persona ``consistest detector-pairs`` (seed 0) puts in its train split (the
+detector's thresholds are picked on its dev split), ordered by a hash of the dialogue id; each gives one
+cut at an agent turn with at least two agent turns before it, the user's turn before the cut a question
+for half the contexts and a statement for the other half. Every model answers every context. The split is
+by dialogue, fixed here before any label exists (one third dev, two thirds test).
+
+Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
+persona, turns, reply; models shuffled together, no names) and OUT_DIR/key.jsonl (item -> context,
+dialogue, cut, model, split).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from pathlib import Path
+
+from consistest.core.records import Sample
+from consistest.data.dialogues import read_dialogues
+from consistest.metrics.answers import is_question
+from consistest.models.decoding import Decoding
+from consistest.models.registry import ModelSpec
+from consistest.tasks.cdconv.detector_data import split_of_dialogue
+from consistest.tasks.consistest.generation import RespondConfig, respond
+
+SEED = "dialogues-2026-11"
+CONTEXTS = 150
+MODES = {"chat": {"chat_template": True}, "transcript": {"transcript": True}}
+
+
+def _h(*parts: object) -> int:
+    return int(hashlib.sha256(":".join(map(str, (SEED, *parts))).encode()).hexdigest(), 16)
+
+
+def contexts(path: str) -> list[Sample]:
+    """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
+    whose history ends with the user's turn."""
+    pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
+    out: list[Sample] = []
+    for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
+        want_question = len(out) % 2 == 0
+        utts = d.utterances
+        cuts = [j for j in range(5, len(utts), 2) if is_question(utts[j - 1]) == want_question]
+        if not cuts:
+            continue
+        j = random.Random(f"{SEED}:{d.dialog_id}").choice(cuts)
+        history = list(d.utterances[:j])
+        out.append(
+            Sample(
+                id=f"{d.dialog_id}-{j}",
+                qa_id=d.dialog_id,
+                dialog_id=d.dialog_id,
+                persona=list(d.persona),
+                history=history,
+                question=history[-1],
+                answer="",
+                fact="",
+                nli_premise="",
+                source="hist",
+                type="wh",
+                distance=0,
+                turn=j,
+            )  # fmt: skip
+        )
+        if len(out) == CONTEXTS:
+            break
+    return out
+
+
+def main(dialogues: str, out: str, *models: str) -> None:
+    samples = contexts(dialogues)
+    by_id = {s.id: s for s in samples}
+    rows = []
+    for named in models:
+        name, _, rest = named.partition("=")
+        spec, _, mode = rest.rpartition(":")
+        options = {**MODES[mode], "device": "cpu", "batch_size": 4}
+        cfg = RespondConfig(ModelSpec(spec, Decoding(max_new_tokens=40), options))
+        run = Path(out) / "runs" / name
+        respond(cfg, samples, run)
+        for line in (run / "responses.jsonl").read_text().splitlines():
+            r = json.loads(line) if line.strip() else None
+            if r and r["id"] in by_id:
+                rows.append((name, by_id[r["id"]], r["response"]))
+    rows.sort(key=lambda x: _h("item", x[0], x[1].id))
+    items, key = [], []
+    for n, (name, s, reply) in enumerate(rows, 1):
+        item = f"d{n:04d}"
+        split = "dev" if _h("split", s.dialog_id) % 3 == 0 else "test"
+        items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
+        key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
+                    "split": split})  # fmt: skip
+    for fname, data in (("items.jsonl", items), ("key.jsonl", key)):
+        text = "".join(json.dumps(x, ensure_ascii=False) + "\n" for x in data)
+        (Path(out) / fname).write_text(text, encoding="utf-8")
+    print(f"{len(items)} items from {len(samples)} contexts -> {out}")
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
