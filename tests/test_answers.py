@@ -12,6 +12,7 @@ from consistest.metrics.answers import (
     qa_evidence,
     returns_question,
 )
+from consistest.metrics.roles import claims_user_fact, echoes
 
 
 @pytest.mark.parametrize(
@@ -181,6 +182,9 @@ def test_qa_rules_take_any_string() -> None:
     [
         # the user's question returned
         ("how old are you ?", "how old are you ?", PERSONA, "contradiction", "role"),
+        # the user's whole turn repeated, after a question or a statement
+        ("i am a cook . do you work ?", "i am a cook . do you work ?", PERSONA, "contradiction", "echo"),
+        ("i have three dogs .", "oh , i have three dogs .", PERSONA, "contradiction", "echo"),
         # a yes/no word its own long part contradicts
         ("do you like math ?", "yes , i hate math .", [], "contradiction", "intra"),
         (
@@ -207,7 +211,9 @@ def test_qa_evidence(question: str, reply: str, premises: list[str], verdict: st
     assert got is not None
     assert (got.verdict, got.rule) == (verdict, rule)
     assert got.category == (
-        {"role": "role", "intra": "intra"}.get(rule, "history") if verdict != "consistent" else None
+        {"role": "role", "echo": "role", "claim": "role", "intra": "intra"}.get(rule, "history")
+        if verdict != "consistent"
+        else None
     )
 
 
@@ -221,3 +227,60 @@ def test_qa_evidence(question: str, reply: str, premises: list[str], verdict: st
 )
 def test_qa_evidence_leaves_the_rest_to_nli(question: str, reply: str, premises: list[str]) -> None:
     assert qa_evidence(question, reply, premises) is None
+
+
+@pytest.mark.parametrize(
+    ("turn", "reply", "expected"),
+    [
+        ("i have three dogs .", "i have three dogs .", True),
+        ("i have three dogs .", "oh , i have three dogs .", True),  # after an opener
+        ("I have three dogs.", "i have three dogs and a cat .", True),  # case and punctuation aside
+        ("i am a cook . do you work ?", "a job . i am a cook . do you work ?", True),  # from a sentence start
+        ("i love my three dogs .", "i have three dogs .", False),  # not word for word
+        ("do you like to grill ?", "yes , i do . what do you like to grill ?", False),  # mid-sentence
+        ("hi ! how is it going ?", "hi ! how is it going ?", False),  # a greeting returned
+        ("where do you work ?", "where do you work ?", False),  # one content word: returns_question's case
+        ("i like tea", "i like tea", False),  # fewer than four words
+    ],
+)
+def test_echoes(turn: str, reply: str, expected: bool) -> None:
+    assert echoes(turn, reply) is expected
+
+
+def test_an_echo_decides_after_a_statement_too() -> None:
+    """After a user turn that asks nothing, the echo is the one rule that acts."""
+    got = qa_evidence("i just moved to seattle .", "i just moved to seattle .", [])
+    assert got is not None and (got.rule, got.category) == ("echo", "role")
+    assert qa_evidence("i just moved to seattle .", "i love seattle .", ["i live in seattle ."]) is None
+
+
+@pytest.mark.parametrize(
+    ("reply", "users", "own", "expected"),
+    [
+        # the user's statement claimed, nothing of the bot's holds it
+        (
+            "yes . i'm a librarian at boston college .",
+            ["i'm sixty ! make a living as a librarian for boston college ."],
+            [],
+            "i'm a librarian at boston college",
+        ),
+        (
+            "oh i do gymnastics every day",
+            ["i do gymnastics every day"],
+            ["i like tea ."],
+            "oh i do gymnastics every day",
+        ),
+        ("i'm a librarian .", ["i am a librarian ."], [], None),  # one content word: too little to tell
+        # the bot's own persona holds it: sharing, not role confusion
+        ("i like all music .", ["i like all music ."], ["i like all kinds of music ."], None),
+        # negated, hedged or asked: no claim
+        ("i don't do gymnastics .", ["i do gymnastics every day"], [], None),
+        ("i wish i did gymnastics .", ["i do gymnastics every day"], [], None),
+        ("do you do gymnastics ?", ["i do gymnastics every day"], [], None),
+        # the user's question is no statement to claim; one shared word is not enough
+        ("i work at a bank .", ["where do you work at a bank ?"], [], None),
+        ("i love my dog .", ["my dog is old ."], [], None),
+    ],
+)
+def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected: str | None) -> None:
+    assert claims_user_fact(reply, users, own) == expected

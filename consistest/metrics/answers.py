@@ -2,8 +2,13 @@
 
 Alone, "no ." contradicts nothing; after "do you have a dog ?" it says "i don't have a dog", which a persona
 sentence "i have a german shepherd dog ." contradicts. These rules give a detector what the question adds,
-and only where the user's turn is a question (it ends with "?", or opens with a WH word; ``is_question``):
+and, but for the first, only where the user's turn is a question (it ends with "?", or opens with a WH
+word; ``is_question``):
 
+- :mod:`.roles`, after any user turn: a reply that repeats it word for word (``echo``: "oh , i have three
+  dogs ." after "i have three dogs ."), or claims as the bot's what the user said and nothing the bot said
+  or was told holds (``claim``: "i'm a librarian" after "make a living as a librarian"), is role
+  confusion;
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
 - ``qa_evidence``: where the rules can tell, whether the reply contradicts the speaker's earlier statements
@@ -45,6 +50,7 @@ from consistest.metrics.propositions import (
     question_keys,
     statement_keys,
 )
+from consistest.metrics.roles import claims_user_fact, echoes
 from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
 from consistest.metrics.stances import clause_reading
 from consistest.metrics.topic_facts import topic_category
@@ -62,15 +68,18 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 6: the ``topic`` rule reads only statements about the question's party (the bot, its wife, ...), sharing
 # more than a light word with it; no value from a negated statement, no agreement from a negated WH reply,
 # nothing for questions about the asker or hypothetical ones (a review's examples; dev unchanged at 75.0)
-ANSWERS_VERSION = 6
+# 7: role confusion after any user turn (:mod:`.roles`): ``echo``, the user's whole turn repeated word for
+# word; ``claim``, the user's statement claimed as the bot's (chosen on tests/data/dialogues' dev split)
+ANSWERS_VERSION = 7
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
 Polarity = Literal["yes", "no"]
-Rule = Literal["role", "intra", "yn", "fact", "topic"]
+Rule = Literal["echo", "claim", "role", "intra", "yn", "fact", "topic"]
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {
-    "role": "role", "intra": "intra", "yn": "history", "fact": "history", "topic": "history"
+    "echo": "role", "claim": "role", "role": "role", "intra": "intra",
+    "yn": "history", "fact": "history", "topic": "history",
 }  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
@@ -175,12 +184,17 @@ def qa_evidence(
 ) -> Evidence | None:
     """The rules' verdict on ``reply`` (the speaker's answer to ``question``) against ``premises`` (the
     speaker's persona sentences and earlier sentences), in the module docstring's order; None where they
-    cannot tell, and always after a user turn that asks nothing. ``history`` (the turns before the reply,
-    the question last) and ``persona`` are what the ``topic`` rule reads besides: the user's statements
-    and the values a WH answer may add."""
+    cannot tell, and after a user turn that asks nothing always but for the role readings. ``history``
+    (the turns before the reply, the question last; its user turns are those the role readings read) and
+    ``persona`` are what the ``topic`` rule reads besides: the user's statements and the values a WH
+    answer may add."""
+    question, reply = _plain(question), _plain(reply)
+    if echoes(question, reply):
+        return Evidence("contradiction", "echo")
+    if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
+        return Evidence("contradiction", "claim")
     if not is_question(question):
         return None
-    question, reply = _plain(question), _plain(reply)
     if returns_question(question, reply):
         return Evidence("contradiction", "role")
     prop = proposition(question)
