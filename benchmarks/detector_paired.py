@@ -2,11 +2,12 @@
 difference, with a paired bootstrap that resamples contexts (every reply to one context together).
 
     python benchmarks/detector_paired.py --data tests/data/dialogues/test.jsonl \
-        runs/dialogues/qa6-test.jsonl runs/dialogues/nli-pairs-qa7-syn-test.jsonl
+        runs/dialogues/qa6-test.jsonl runs/dialogues/qa8-dialogues-test.jsonl
 
-Each predictions file is what ``consistest detect --out`` writes for ``--data``; ``--dataset`` is needed
-when ``--data`` holds labelled ConsisTest replies. Printed: each file's balanced accuracy (the mean of the
-recalls of contradictions and of ``none``) with a 95% interval, and the second minus the first.
+Each predictions file is what ``consistest detect --out`` writes for ``--data`` (every row decided);
+``--dataset`` is needed when ``--data`` holds labelled ConsisTest replies; unlabelled dialogues are left
+out. Printed: each file's balanced accuracy (the mean of the recalls of contradictions and of ``none``)
+with a 95% interval, and the second minus the first.
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ def balanced(rows: list[tuple[bool, bool]]) -> float:
 
 
 def _interval(values: list[float]) -> tuple[float, float]:
-    v = sorted(x for x in values if x == x)
-    return v[int(0.025 * len(v))], v[int(0.975 * len(v)) - 1]
+    v = sorted(x for x in values if x == x)  # draws without both classes have no balanced accuracy
+    if not v:
+        return float("nan"), float("nan")
+    return v[int(0.025 * len(v))], v[max(int(0.975 * len(v)) - 1, 0)]
 
 
 def main() -> None:
@@ -41,10 +44,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("predictions", nargs=2)
     a = ap.parse_args()
-    examples = read_dialogues(a.data, a.dataset)
+    examples = [ex for ex in read_dialogues(a.data, a.dataset) if ex.label is not None]  # labelled only
     flagged = []
     for path in a.predictions:
         rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
+        if undecided := sum(r.get("category") is None for r in rows):
+            raise SystemExit(f"{path}: {undecided} predictions without a category (undecided)")
         by_id = {r["id"]: r["category"] != "none" for r in rows}
         if missing := [ex.id for ex in examples if ex.id not in by_id]:
             raise SystemExit(f"{path}: no prediction for {len(missing)} dialogues of {a.data} ({missing[0]})")

@@ -240,6 +240,10 @@ def test_qa_evidence_leaves_the_rest_to_nli(question: str, reply: str, premises:
         ("do you like to grill ?", "yes , i do . what do you like to grill ?", False),  # mid-sentence
         ("hi ! how is it going ?", "hi ! how is it going ?", False),  # a greeting returned
         ("where do you work ?", "where do you work ?", False),  # one content word: returns_question's case
+        ("good morning my friend !", "good morning my friend !", False),  # a greeting
+        ("nice to meet you , my friend .", "nice to meet you , my friend .", False),
+        ("cats are better than dogs .", "cats are better than dogs .", False),  # an opinion, nobody's fact
+        ("my sister lives in boston .", "my sister lives in boston ? that's cool .", False),  # asked back
         ("i like tea", "i like tea", False),  # fewer than four words
     ],
 )
@@ -260,9 +264,25 @@ def test_an_echo_decides_after_a_statement_too() -> None:
         # the user's statement claimed, nothing of the bot's holds it
         (
             "yes . i'm a librarian at boston college .",
-            ["i'm sixty ! make a living as a librarian for boston college ."],
+            ["i'm sixty ! i make a living as a librarian for boston college ."],
             [],
             "i'm a librarian at boston college",
+        ),
+        # a review's false alarms: about the listener, opinions, hearsay, a user clause that is no statement
+        ("i am a great cook , thanks !", ["you seem like a great cook !"], [], None),
+        ("i love that you volunteer at the animal shelter", ["i volunteer at the animal shelter"], [], None),
+        ("i heard you run marathons every spring", ["i run marathons every spring"], [], None),
+        (
+            "yes , i think the weather in denver is great",
+            ["the weather in denver is great this week"],
+            [],
+            None,
+        ),
+        (
+            "i'm a librarian at boston college .",
+            ["make a living as a librarian at boston college ."],
+            [],
+            None,
         ),
         (
             "oh i do gymnastics every day",
@@ -284,3 +304,29 @@ def test_an_echo_decides_after_a_statement_too() -> None:
 )
 def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected: str | None) -> None:
     assert claims_user_fact(reply, users, own) == expected
+
+
+def test_an_echo_of_what_the_bot_holds_is_no_role_confusion() -> None:
+    """The user repeats the bot's own fact (its persona, or its earlier turn) and the bot says it again."""
+    assert echoes("i have two dogs .", "me too ! i have two dogs .")
+    assert not echoes("i have two dogs .", "me too ! i have two dogs .", ["i have two dogs ."])
+    got = qa_evidence("i have two dogs .", "i have two dogs .", ["i have two dogs ."], ["i have two dogs ."])
+    assert got is None
+
+
+@pytest.mark.parametrize(
+    ("history", "reply", "premises", "rule"),
+    [
+        # the user's statement two turns back, claimed now
+        (["i grow roses in my garden every spring .", "nice !", "what do you do ?"],
+         "i grow roses in my garden every spring .", ["i am a pilot ."], "claim"),
+        # the bot's own earlier turn is no user turn: restating it claims nothing
+        (["hi !", "i grow roses in my garden every spring .", "what do you do ?"],
+         "i grow roses in my garden every spring .", ["i grow roses in my garden every spring ."], None),
+    ],
+)  # fmt: skip
+def test_claim_reads_the_user_turns_of_the_history(
+    history: list[str], reply: str, premises: list[str], rule: str | None
+) -> None:
+    got = qa_evidence(history[-1], reply, premises, history)
+    assert (got.rule if got is not None and got.rule in ("claim", "echo") else None) == rule

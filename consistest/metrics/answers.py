@@ -6,9 +6,9 @@ and, but for the first, only where the user's turn is a question (it ends with "
 word; ``is_question``):
 
 - :mod:`.roles`, after any user turn: a reply that repeats it word for word (``echo``: "oh , i have three
-  dogs ." after "i have three dogs ."), or claims as the bot's what the user said and nothing the bot said
-  or was told holds (``claim``: "i'm a librarian" after "make a living as a librarian"), is role
-  confusion;
+  dogs ." after "i have three dogs ."), or claims as the bot's what the user said of themselves and nothing
+  the bot said or was told holds (``claim``: "i own a few fast food places" after "i own a few fast food
+  restaurants"), is role confusion;
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
 - ``qa_evidence``: where the rules can tell, whether the reply contradicts the speaker's earlier statements
@@ -70,7 +70,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # nothing for questions about the asker or hypothetical ones (a review's examples; dev unchanged at 75.0)
 # 7: role confusion after any user turn (:mod:`.roles`): ``echo``, the user's whole turn repeated word for
 # word; ``claim``, the user's statement claimed as the bot's (chosen on tests/data/dialogues' dev split)
-ANSWERS_VERSION = 7
+# 8: a review's examples: no echo of what the bot holds itself, of an opinion, or quoted to ask it back;
+# more greetings; ``claim`` reads the user's first-person statements only, never opinions, hearsay or
+# clauses about the listener ("i love that you volunteer")
+ANSWERS_VERSION = 8
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -189,7 +192,7 @@ def qa_evidence(
     ``persona`` are what the ``topic`` rule reads besides: the user's statements and the values a WH
     answer may add."""
     question, reply = _plain(question), _plain(reply)
-    if echoes(question, reply):
+    if echoes(question, reply, premises):
         return Evidence("contradiction", "echo")
     if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
         return Evidence("contradiction", "claim")

@@ -6,8 +6,11 @@ question or not (CDConv's ``role``; the annotation guidelines of ``tests/data/di
 - ``echoes``: the reply repeats the user's last turn word for word, at least ``ECHO_MIN_WORDS`` words
   ("oh , i have three dogs ." after "i have three dogs .");
 - ``claims_user_fact``: a first-person clause of the reply is mostly the words of something the user said
-  ("i'm a librarian" after "make a living as a librarian for boston college"), and nothing the bot said or
-  was told holds it ("i like all music" is no claim when its persona says "i like all music").
+  of themselves ("i own a few fast food places" after "i own a few fast food restaurants"), and nothing the
+  bot said or was told holds it ("i like all music" is no claim when its persona says "i like all music").
+
+Both come before the rules that need a question, so a reply that is role-confused and contradicts itself
+is ``role``, not ``intra`` as the annotation guidelines' order would have it (the verdict is the same).
 
 Pure token rules over :mod:`.category_text`'s topic words; their thresholds were chosen on dev dialogues
 (the dialogue set's dev split, the synthetic dev split, DECODE ``rct``'s train and dev parts) and are
@@ -26,8 +29,15 @@ from consistest.metrics.wrong_value_words import HEDGES, negated, words
 
 _TOKEN = re.compile(r"[\w']+|[.!?]")
 _OPENERS = lex("yes yeah oh well ok okay so and")
-# a greeting returned is not role confusion ("hi , how is it going ?")
-_GREETING_WORDS = lex("hi hello hey there going doing today mate ya y o u")
+# a greeting returned is not role confusion ("hi , how is it going ?", "nice to meet you , my friend")
+_GREETING_WORDS = lex(
+    "hi hello hey there going doing today mate ya y o u good morning evening afternoon night nice meet "
+    "friend fine great thanks thank how"
+)
+_PERSONAL = lex("i i'm i've i'd i'll me my mine myself we we're we've our us")
+_YOU = lex("you your you're yours yourself you've you'd you'll")
+# opinions and hearsay state no fact of the speaker's ("i think the weather is great", "i heard you run")
+_NO_CLAIM = HEDGES | lex("think thought heard hear seem seems")
 ECHO_MIN_WORDS = 4
 _FIRST_PERSON = re.compile(
     r"^(?:(?:yes|yeah|oh|well|wow|so|and|but|ok|okay)\W+)*(?:i|i'm|i've|im|my|we|we're)\b"
@@ -37,38 +47,60 @@ CLAIM_MIN_WORDS = 2  # content words the clause and the user's share, at least
 HELD = 0.5  # share of the clause's content words a bot statement holds for it to be the bot's own
 
 
-def echoes(turn: str, reply: str) -> bool:
+def _held(said: frozenset[str], own: Sequence[str]) -> bool:
+    """One of the bot's own statements holds most of these content words (two of them at least, when
+    there are two: "three" alone does not make "i have three sisters" hold "i have three dogs")."""
+    need = min(2, len(said))
+    for c in (c for t in own for c in clauses(t)):
+        shared = said & topic_words(c)
+        if len(shared) >= need and len(shared) / len(said) >= HELD:
+            return True
+    return False
+
+
+def echoes(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     """The reply repeats the other speaker's whole turn word for word (at least ``ECHO_MIN_WORDS`` words,
     two of them content words beyond a greeting's), from the start of one of its sentences or after an
-    opener: the speaker takes the other's part."""
+    opener, and the turn said something of the user's own or asked (not an opinion: "cats are better than
+    dogs"), is not quoted to ask it back ("... dogs ? i disagree"), and is nothing the bot's ``own``
+    statements hold: the speaker takes the other's part."""
     said = _TOKEN.findall(turn.lower().replace("\u2019", "'"))
     while said and said[-1] in ".!?":
         said.pop()
-    if sum(w not in ".!?" for w in said) < ECHO_MIN_WORDS or len(topic_words(turn) - _GREETING_WORDS) < 2:
+    content = topic_words(turn) - _GREETING_WORDS
+    if sum(w not in ".!?" for w in said) < ECHO_MIN_WORDS or len(content) < 2 or _held(content, own):
+        return False
+    if not set(said) & _PERSONAL and not turn.rstrip().endswith("?"):
         return False
     got = _TOKEN.findall(reply.lower().replace("\u2019", "'"))
     starts = {0} | {i + 1 for i, t in enumerate(got) if t in ".!?"}
+    asked = turn.rstrip().endswith("?")
     n = len(said)
     return any(
-        got[i : i + n] == said and (i in starts or all(t in _OPENERS for t in got[:i]))
+        got[i : i + n] == said
+        and (i in starts or all(t in _OPENERS for t in got[:i]))
+        and (asked or got[i + n : i + n + 1] != ["?"])
         for i in range(len(got) - n + 1)
     )
 
 
 def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) -> str | None:
-    """The first clause of ``reply`` that claims, as the bot's, what the user said in ``user_turns``: a
-    first-person clause, not negated, hedged or asked, whose content words (two at least shared) are
-    mostly words of one of the user's statements, and that none of the bot's ``own`` statements (its
-    persona and earlier turns) holds; None when there is none."""
-    users = [c for t in user_turns for c in clauses(t) if not c.rstrip().endswith("?")]
-    mine = [topic_words(c) for t in own for c in clauses(t)]
+    """The first clause of ``reply`` that claims, as the bot's, what the user said of themselves in
+    ``user_turns``: a first-person clause ("i", "i'm", "my", "we" ... opening it, after fillers), not
+    negated, hedged, asked, an opinion or about the listener ("i love that you volunteer"), whose content
+    words (two at least shared) are mostly words of one of the user's first-person statements, and that
+    none of the bot's ``own`` statements (its persona and earlier turns) holds; None when there is none."""
+    users = [
+        c for t in user_turns for c in clauses(t)
+        if not c.rstrip().endswith("?") and _FIRST_PERSON.match(c.lower().strip())
+    ]  # fmt: skip
     for c in clauses(clean_response(reply)):
         text = c.lower().strip()
         ws = words(text)
-        if not _FIRST_PERSON.match(text) or text.endswith("?") or negated(ws) or set(ws) & HEDGES:
+        if not _FIRST_PERSON.match(text) or text.endswith("?") or negated(ws) or set(ws) & (_NO_CLAIM | _YOU):
             continue
         said = topic_words(c)
-        if len(said) < CLAIM_MIN_WORDS or any(len(said & m) / len(said) >= HELD for m in mine):
+        if len(said) < CLAIM_MIN_WORDS or _held(said, own):
             continue
         for u in users:
             shared = said & topic_words(u)
