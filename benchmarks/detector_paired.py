@@ -48,9 +48,11 @@ def main() -> None:
     flagged = []
     for path in a.predictions:
         rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
-        if undecided := sum(r.get("category") is None for r in rows):
+        if undecided := sum(not r.get("category") for r in rows):
             raise SystemExit(f"{path}: {undecided} predictions without a category (undecided)")
         by_id = {r["id"]: r["category"] != "none" for r in rows}
+        if len(by_id) != len(rows):
+            raise SystemExit(f"{path}: {len(rows) - len(by_id)} dialogue ids predicted twice")
         if missing := [ex.id for ex in examples if ex.id not in by_id]:
             raise SystemExit(f"{path}: no prediction for {len(missing)} dialogues of {a.data} ({missing[0]})")
         flagged.append([by_id[ex.id] for ex in examples])

@@ -291,6 +291,33 @@ def test_an_echo_decides_after_a_statement_too() -> None:
             "oh i do gymnastics every day",
         ),
         ("i'm a librarian .", ["i am a librarian ."], [], None),  # one content word: too little to tell
+        # a second review's false alarms: its own value, the opposite, someone else, a wish
+        ("my favorite band is queen .", ["my favorite band is the beatles . you ?"], [], None),
+        ("i work at a bakery downtown .", ["i work at a bank downtown ."], [], None),
+        (
+            "i own a car , i drive to work every day .",
+            ["i do not own a car , i take the bus to work ."],
+            [],
+            None,
+        ),
+        ("my brother plays guitar in a band too .", ["i play guitar in a band ."], [], None),
+        ("we are going to the concert tonight !", ["i am going to the concert tonight ."], [], None),
+        ("i'd love to go to italy next summer .", ["i'd love to go to italy next summer ."], [], None),
+        # negated, or an opinion, with the user's words: no claim
+        ("i do not run marathons every spring .", ["i run marathons every spring ."], [], None),
+        ("i think the weather in denver is great .", ["i think the weather in denver is great ."], [], None),
+        (
+            "my favorite band is the beatles too .",
+            ["my favorite band is the beatles ."],
+            [],
+            "my favorite band is the beatles too",
+        ),
+        (
+            "i grow roses in my garden too .",
+            ["i grow roses in my garden every spring ."],
+            [],
+            "i grow roses in my garden too",
+        ),
         # the bot's own persona holds it: sharing, not role confusion
         ("i like all music .", ["i like all music ."], ["i like all kinds of music ."], None),
         # negated, hedged or asked: no claim
@@ -323,6 +350,8 @@ def test_an_echo_of_what_the_bot_holds_is_no_role_confusion() -> None:
         # the bot's own earlier turn is no user turn: restating it claims nothing
         (["hi !", "i grow roses in my garden every spring .", "what do you do ?"],
          "i grow roses in my garden every spring .", ["i grow roses in my garden every spring ."], None),
+        (["hi !", "i grow roses in my garden every spring .", "what do you do ?"],
+         "i grow roses in my garden every spring .", [], None),
     ],
 )  # fmt: skip
 def test_claim_reads_the_user_turns_of_the_history(

@@ -68,7 +68,7 @@ def test_qa_pairs_read_the_answer_with_its_question() -> None:
     assert example_pairs(ex, PairSettings(qa=True)) == [
         ("i have a dog named max .", "i don't have a dog .", "persona")
     ]
-    assert PairSettings(qa=True).tag() == "history+persona/sentence/qa:8"
+    assert PairSettings(qa=True).tag() == "history+persona/sentence/qa:9"
     assert len(example_pairs(ex, PairSettings())) == 3 and PairSettings().tag() == "history+persona/sentence"
     off = make_example(
         ["hi .", "i am a nurse .", "what do you do for fun ?", "i swim ."], "none", persona=persona
@@ -232,7 +232,7 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--qa-rules", "--out", str(qa), "-q"])
     assert res.exit_code == 0, res.output
     info = json.loads((qa / "detector.json").read_text())
-    assert info["qa_rules"] == 8 and "|pairs:history+persona/sentence/qa:8|" in info["signature"]
+    assert info["qa_rules"] == 9 and "|pairs:history+persona/sentence/qa:9|" in info["signature"]
     # too few turns after a statement here: one tau, picked on the same dev dialogues as without the rules
     plain_info = json.loads((out / "detector.json").read_text())
     assert info["tau_statement"] is None and "tau-statement" not in info["signature"]
@@ -248,7 +248,7 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     assert "decided by the answer rules" in res.output
     (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": True}))  # picked with qa:1
     res = CliRunner().invoke(main, detect)
-    assert res.exit_code == 2 and "qa:1, this consistest has qa:8: calibrate again" in res.output
+    assert res.exit_code == 2 and "qa:1, this consistest has qa:9: calibrate again" in res.output
     plain = json.loads((out / "detector.json").read_text())
     assert plain["qa_rules"] is False
     del plain["qa_rules"]  # a folder calibrated before --qa-rules existed
@@ -260,7 +260,7 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
 
 @pytest.mark.parametrize(
     ("stored", "error"),
-    [(False, None), (None, None), (8, None), (True, "qa:1, this consistest has qa:8"), (7, "qa:7, this"),
+    [(False, None), (None, None), (9, None), (True, "qa:1, this consistest has qa:9"), (8, "qa:8, this"),
      ("x", "expected a rules version number")],
 )  # fmt: skip
 def test_a_stored_rules_version_is_checked(stored, error) -> None:

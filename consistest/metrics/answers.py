@@ -6,9 +6,9 @@ and, but for the first, only where the user's turn is a question (it ends with "
 word; ``is_question``):
 
 - :mod:`.roles`, after any user turn: a reply that repeats it word for word (``echo``: "oh , i have three
-  dogs ." after "i have three dogs ."), or claims as the bot's what the user said of themselves and nothing
-  the bot said or was told holds (``claim``: "i own a few fast food places" after "i own a few fast food
-  restaurants"), is role confusion;
+  dogs ." after "i have three dogs ."), or says again as the bot's, adding nothing, what the user said of
+  themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my garden too" after
+  "i grow roses in my garden every spring"), is role confusion;
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
 - ``qa_evidence``: where the rules can tell, whether the reply contradicts the speaker's earlier statements
@@ -73,7 +73,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 8: a review's examples: no echo of what the bot holds itself, of an opinion, or quoted to ask it back;
 # more greetings; ``claim`` reads the user's first-person statements only, never opinions, hearsay or
 # clauses about the listener ("i love that you volunteer")
-ANSWERS_VERSION = 8
+# 9: a second review's examples: ``claim`` only when the reply adds nothing of its own to an affirmative
+# statement of the user's that opens as it does ("my favorite band is queen" after "... the beatles" gives
+# its own value; "my brother plays ...", "we ...", "i'd love to ..." claim nothing)
+ANSWERS_VERSION = 9
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )

@@ -5,9 +5,12 @@ question or not (CDConv's ``role``; the annotation guidelines of ``tests/data/di
 
 - ``echoes``: the reply repeats the user's last turn word for word, at least ``ECHO_MIN_WORDS`` words
   ("oh , i have three dogs ." after "i have three dogs .");
-- ``claims_user_fact``: a first-person clause of the reply is mostly the words of something the user said
-  of themselves ("i own a few fast food places" after "i own a few fast food restaurants"), and nothing the
-  bot said or was told holds it ("i like all music" is no claim when its persona says "i like all music").
+- ``claims_user_fact``: a clause of the reply says again, adding nothing of its own, something the user
+  said of themselves ("i grow roses in my garden too" after "i grow roses in my garden every spring"), and
+  nothing the bot said or was told holds it ("i like all music" is no claim when its persona says "i like
+  all music"). A claim of one content word ("i'm a librarian") is too little to tell from sharing, and is
+  left to the guard; so is a claim in other words ("i'm a food bank worker" after "i help out at a food
+  bank").
 
 Both come before the rules that need a question, so a reply that is role-confused and contradicts itself
 is ``role``, not ``intra`` as the annotation guidelines' order would have it (the verdict is the same).
@@ -37,13 +40,13 @@ _GREETING_WORDS = lex(
 _PERSONAL = lex("i i'm i've i'd i'll me my mine myself we we're we've our us")
 _YOU = lex("you your you're yours yourself you've you'd you'll")
 # opinions and hearsay state no fact of the speaker's ("i think the weather is great", "i heard you run")
-_NO_CLAIM = HEDGES | lex("think thought heard hear seem seems")
+_NO_CLAIM = HEDGES | lex("think thought heard hear seem seems i'd id")
 ECHO_MIN_WORDS = 4
-_FIRST_PERSON = re.compile(
-    r"^(?:(?:yes|yeah|oh|well|wow|so|and|but|ok|okay)\W+)*(?:i|i'm|i've|im|my|we|we're)\b"
+_SELF = re.compile(
+    r"^(?:(?:yes|yeah|oh|well|wow|so|and|but|ok|okay)\W+)*(?:(?P<i>i|i'm|i've|im)\b|my\s+(?P<what>[\w']+))"
 )
-CLAIM_SHARE = 0.6  # share of the reply clause's content words that are the user's
-CLAIM_MIN_WORDS = 2  # content words the clause and the user's share, at least
+_ADDS = lex("too also well really so very lot much still")  # what a claim may add: "i have a dog too"
+CLAIM_MIN_WORDS = 2  # content words of the reply clause, all of them the user's
 HELD = 0.5  # share of the clause's content words a bot statement holds for it to be the bot's own
 
 
@@ -84,26 +87,35 @@ def echoes(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     )
 
 
+def _opener(clause: str) -> str | None:
+    """Whose fact a clause states by its opening, after fillers: "i" (i, i'm, i've), "my <word>" (my favorite
+    ..., my job ...), or None (we, my brother's, anything else)."""
+    m = _SELF.match(clause.lower().strip())
+    if m is None:
+        return None
+    return "i" if m["i"] else f"my {m['what']}"
+
+
 def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) -> str | None:
     """The first clause of ``reply`` that claims, as the bot's, what the user said of themselves in
-    ``user_turns``: a first-person clause ("i", "i'm", "my", "we" ... opening it, after fillers), not
-    negated, hedged, asked, an opinion or about the listener ("i love that you volunteer"), whose content
-    words (two at least shared) are mostly words of one of the user's first-person statements, and that
-    none of the bot's ``own`` statements (its persona and earlier turns) holds; None when there is none."""
+    ``user_turns``: it opens as one of the user's affirmative statements does ("i ...", or "my" and the same
+    word: "my favorite band ..."), is not negated, hedged, asked, an opinion or about the listener ("i love
+    that you volunteer"), says nothing beyond that statement (two content words at least, all of them the
+    user's but for "too", "also" ...: "my favorite band is queen" gives its own value after "my favorite
+    band is the beatles"), and none of the bot's ``own`` statements (its persona and earlier turns) holds
+    it; None when there is none."""
     users = [
-        c for t in user_turns for c in clauses(t)
-        if not c.rstrip().endswith("?") and _FIRST_PERSON.match(c.lower().strip())
+        (c, _opener(c)) for t in user_turns for c in clauses(t)
+        if not c.rstrip().endswith("?") and not negated(words(c))
     ]  # fmt: skip
     for c in clauses(clean_response(reply)):
-        text = c.lower().strip()
+        text, who = c.lower().strip(), _opener(c)
         ws = words(text)
-        if not _FIRST_PERSON.match(text) or text.endswith("?") or negated(ws) or set(ws) & (_NO_CLAIM | _YOU):
+        if who is None or text.endswith("?") or negated(ws) or set(ws) & (_NO_CLAIM | _YOU):
             continue
-        said = topic_words(c)
+        said = topic_words(c) - _ADDS
         if len(said) < CLAIM_MIN_WORDS or _held(said, own):
             continue
-        for u in users:
-            shared = said & topic_words(u)
-            if len(shared) >= CLAIM_MIN_WORDS and len(shared) / len(said) >= CLAIM_SHARE:
-                return c
+        if any(who == theirs and said <= topic_words(u) for u, theirs in users):
+            return c
     return None
