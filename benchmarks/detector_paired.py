@@ -18,15 +18,13 @@ import random
 from pathlib import Path
 
 from consistest.tasks.cdconv.inputs import read_dialogues
+from consistest.tasks.cdconv.report import point_figures
 
 
-def balanced(rows: list[tuple[bool, bool]]) -> float:
-    """Balanced accuracy in % of (gold contradiction, flagged) pairs (nan without both classes)."""
-    pos = [f for g, f in rows if g]
-    neg = [not f for g, f in rows if not g]
-    if not pos or not neg:
-        return float("nan")
-    return 50 * (sum(pos) / len(pos) + sum(neg) / len(neg))
+def balanced(gold: list[str], pred: list[str]) -> float:
+    """Balanced accuracy in %, as ``consistest detect`` reports it (nan without both classes)."""
+    got = point_figures(gold, pred)["balanced2"]
+    return float("nan") if got is None else got
 
 
 def _interval(values: list[float]) -> tuple[float, float]:
@@ -45,18 +43,18 @@ def main() -> None:
     ap.add_argument("predictions", nargs=2)
     a = ap.parse_args()
     examples = [ex for ex in read_dialogues(a.data, a.dataset) if ex.label is not None]  # labelled only
-    flagged = []
+    predicted = []
     for path in a.predictions:
         rows = [json.loads(x) for x in Path(path).read_text().splitlines() if x.strip()]
         if undecided := sum(not r.get("category") for r in rows):
             raise SystemExit(f"{path}: {undecided} predictions without a category (undecided)")
-        by_id = {r["id"]: r["category"] != "none" for r in rows}
+        by_id = {r["id"]: r["category"] for r in rows}
         if len(by_id) != len(rows):
             raise SystemExit(f"{path}: {len(rows) - len(by_id)} dialogue ids predicted twice")
         if missing := [ex.id for ex in examples if ex.id not in by_id]:
             raise SystemExit(f"{path}: no prediction for {len(missing)} dialogues of {a.data} ({missing[0]})")
-        flagged.append([by_id[ex.id] for ex in examples])
-    gold = [ex.label != "none" for ex in examples]
+        predicted.append([by_id[ex.id] for ex in examples])
+    gold = [str(ex.label) for ex in examples]
     groups: dict[str, list[int]] = {}
     for i, ex in enumerate(examples):
         groups.setdefault(ex.context, []).append(i)
@@ -65,12 +63,13 @@ def main() -> None:
     draws: list[list[float]] = [[], [], []]
     for _ in range(a.resamples):
         idx = [i for k in rng.choices(keys, k=len(keys)) for i in groups[k]]
-        x, y = (balanced([(gold[i], f[i]) for i in idx]) for f in flagged)
+        x, y = (balanced([gold[i] for i in idx], [f[i] for i in idx]) for f in predicted)
         for d, v in zip(draws, (x, y, y - x), strict=True):
             d.append(v)
-    point = [balanced(list(zip(gold, f, strict=True))) for f in flagged]
+    point = [balanced(gold, f) for f in predicted]
     names = [Path(p).name for p in a.predictions]
-    print(f"{len(examples)} dialogues, {sum(gold)} contradictions, {len(keys)} contexts, {a.resamples} draws")
+    n_contra = sum(g != "none" for g in gold)
+    print(f"{len(examples)} dialogues, {n_contra} contradictions, {len(keys)} contexts, {a.resamples} draws")
     labels = [*names, f"{names[1]} - {names[0]}"]
     for name, p, d in zip(labels, [*point, point[1] - point[0]], draws, strict=True):
         lo, hi = _interval(d)

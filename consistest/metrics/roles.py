@@ -61,23 +61,28 @@ def _held(said: frozenset[str], own: Sequence[str]) -> bool:
     return False
 
 
+def _tokens(text: str) -> list[str]:
+    """Lowercase words and sentence ends, curly apostrophes straightened."""
+    return _TOKEN.findall(text.lower().replace("\u2019", "'"))
+
+
 def echoes(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     """The reply repeats the other speaker's whole turn word for word (at least ``ECHO_MIN_WORDS`` words,
     two of them content words beyond a greeting's), from the start of one of its sentences or after an
     opener, and the turn said something of the user's own or asked (not an opinion: "cats are better than
     dogs"), is not quoted to ask it back ("... dogs ? i disagree"), and is nothing the bot's ``own``
     statements hold: the speaker takes the other's part."""
-    said = _TOKEN.findall(turn.lower().replace("\u2019", "'"))
+    said = _tokens(turn)
     while said and said[-1] in ".!?":
         said.pop()
     content = topic_words(turn) - _GREETING_WORDS
     if sum(w not in ".!?" for w in said) < ECHO_MIN_WORDS or len(content) < 2 or _held(content, own):
         return False
-    if not set(said) & _PERSONAL and not turn.rstrip().endswith("?"):
-        return False
-    got = _TOKEN.findall(reply.lower().replace("\u2019", "'"))
-    starts = {0} | {i + 1 for i, t in enumerate(got) if t in ".!?"}
     asked = turn.rstrip().endswith("?")
+    if not set(said) & _PERSONAL and not asked:
+        return False
+    got = _tokens(reply)
+    starts = {0} | {i + 1 for i, t in enumerate(got) if t in ".!?"}
     n = len(said)
     return any(
         got[i : i + n] == said

@@ -40,7 +40,7 @@ from consistest.metrics.answers import (
 from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
-from consistest.tasks.cdconv.regimes import RegimeTaus, asks, regime_taus, tau_for
+from consistest.tasks.cdconv.regimes import RegimeTaus, asks, question_of, regime_taus, tau_for
 from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
 
 ARCHITECTURE = "nli-pairs"
@@ -71,11 +71,6 @@ def _parts(text: str, unit: Unit) -> list[str]:
 def bot_turns(turns: Sequence[str]) -> list[str]:
     """The earlier turns of the speaker of the last turn (speakers alternate)."""
     return list(turns[-3::-2][::-1])
-
-
-def question_of(ex: DialogueExample) -> str:
-    """The user's turn the last one answers ("" in a one-turn dialogue)."""
-    return ex.turns[-2] if len(ex.turns) >= 2 else ""
 
 
 def premises(ex: DialogueExample, unit: Unit = "sentence") -> list[tuple[str, Source]]:

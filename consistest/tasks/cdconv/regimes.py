@@ -23,9 +23,14 @@ from consistest.tasks.cdconv.threshold import pick_tau
 MIN_PER_CLASS = 20
 
 
+def question_of(ex: DialogueExample) -> str:
+    """The user's turn the last one answers ("" in a one-turn dialogue)."""
+    return ex.turns[-2] if len(ex.turns) >= 2 else ""
+
+
 def asks(ex: DialogueExample) -> bool:
     """The judged turn answers a user turn that asks something (the regime of ``tau``)."""
-    return len(ex.turns) >= 2 and is_question(ex.turns[-2])
+    return is_question(question_of(ex))
 
 
 @dataclass(frozen=True)
