@@ -2,6 +2,7 @@
 protocol in README.md beside this file).
 
     OMP_NUM_THREADS=2 python tests/data/dialogues/make_items.py DIALOGUES OUT_DIR NAME=MODEL:MODE [...]
+    ROUND=2 OMP_NUM_THREADS=2 python tests/data/dialogues/make_items.py ...    # the next 150 contexts, all test
 
 DIALOGUES is PersonaChat validation in the ConsisTest layout (``../shared/data/personachat/
 consistest_valid.json``); each NAME=MODEL:MODE is a chat model spec (a folder, ``ct2:DIR``) and how it is
@@ -14,6 +15,10 @@ cut at an agent turn with at least two agent turns before it, the user's turn be
 for half the contexts and a statement for the other half. Every model answers every context. The split is
 by dialogue, fixed here before any label exists (one third dev, two thirds test).
 
+Round 2 (``ROUND=2``) takes the next 150 contexts in the same order (no dialogue of round 1), all of them
+test: a fresh test set frozen before any rule designed after round 1's figures were read. Its items are
+named ``e0001``...; round 1 (the default) is reproduced exactly.
+
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
 persona, turns, reply; models shuffled together, no names) and OUT_DIR/key.jsonl (item -> context,
 dialogue, cut, model, split).
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -37,6 +43,7 @@ from consistest.tasks.consistest.generation import RespondConfig, respond
 
 SEED = "dialogues-2026-11"
 CONTEXTS = 150
+ROUND = int(os.environ.get("ROUND", "1"))
 MODES = {"chat": {"chat_template": True}, "transcript": {"transcript": True}}
 
 
@@ -74,9 +81,9 @@ def contexts(path: str) -> list[Sample]:
                 turn=j,
             )  # fmt: skip
         )
-        if len(out) == CONTEXTS:
+        if len(out) == CONTEXTS * ROUND:
             break
-    return out
+    return out[CONTEXTS * (ROUND - 1) :]
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
@@ -97,8 +104,8 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"d{n:04d}"
-        split = "dev" if _h("split", s.dialog_id) % 3 == 0 else "test"
+        item = f"{'de'[ROUND - 1]}{n:04d}"
+        split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
                     "split": split})  # fmt: skip
