@@ -232,7 +232,8 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--qa-rules", "--out", str(qa), "-q"])
     assert res.exit_code == 0, res.output
     info = json.loads((qa / "detector.json").read_text())
-    assert info["qa_rules"] == 9 and "|pairs:history+persona/sentence/qa:9|" in info["signature"]
+    assert info["qa_rules"] == 9 and "|pairs:history+persona/sentence/qa:9+role:1|" in info["signature"]
+    assert info["role_nli"] == 1
     # too few turns after a statement here: one tau, picked on the same dev dialogues as without the rules
     plain_info = json.loads((out / "detector.json").read_text())
     assert info["tau_statement"] is None and "tau-statement" not in info["signature"]
@@ -249,6 +250,9 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": True}))  # picked with qa:1
     res = CliRunner().invoke(main, detect)
     assert res.exit_code == 2 and "qa:1, this consistest has qa:9: calibrate again" in res.output
+    (qa / "detector.json").write_text(json.dumps({**info, "role_nli": 2}))  # another role reading
+    res = CliRunner().invoke(main, detect)
+    assert res.exit_code == 2 and "role:2, this consistest has role:1" in res.output
     plain = json.loads((out / "detector.json").read_text())
     assert plain["qa_rules"] is False
     del plain["qa_rules"]  # a folder calibrated before --qa-rules existed

@@ -81,10 +81,10 @@ assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3
     "bump ANSWERS_VERSION with its parts"
 )
 Polarity = Literal["yes", "no"]
-Rule = Literal["echo", "claim", "role", "intra", "yn", "fact", "topic"]
+Rule = Literal["echo", "claim", "claim-nli", "role", "intra", "yn", "fact", "topic"]
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {
-    "echo": "role", "claim": "role", "role": "role", "intra": "intra",
+    "echo": "role", "claim": "role", "claim-nli": "role", "role": "role", "intra": "intra",
     "yn": "history", "fact": "history", "topic": "history",
 }  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")

@@ -10,7 +10,7 @@ question or not (CDConv's ``role``; the annotation guidelines of ``tests/data/di
   nothing the bot said or was told holds it ("i like all music" is no claim when its persona says "i like
   all music"). A claim of one content word ("i'm a librarian") is too little to tell from sharing, and is
   left to the guard; so is a claim in other words ("i'm a food bank worker" after "i help out at a food
-  bank").
+  bank"), which ``claim_candidates`` hands to an NLI model (:mod:`consistest.tasks.cdconv.role_nli`).
 
 Both come before the rules that need a question, so a reply that is role-confused and contradicts itself
 is ``role``, not ``intra`` as the annotation guidelines' order would have it (the verdict is the same).
@@ -124,3 +124,31 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
         if any(who == theirs and said <= topic_words(u) for u, theirs in users):
             return c
     return None
+
+
+_ASK_BACK = re.compile(r"\s*[,.!]?\s*(?:(?:and|what|how)\s+about\s+you|and\s+you|you)\s*\?\s*$")
+
+
+def _says_of_self(clause: str) -> bool:
+    """A clause that states something of the speaker's own: it opens with "i" or "my <word>", and is not
+    asked, negated, hedged, an opinion or about the listener."""
+    ws = words(clause.lower())
+    return (
+        _opener(clause) is not None
+        and not clause.rstrip().endswith("?")
+        and not negated(ws)
+        and not set(ws) & (_NO_CLAIM | _YOU)
+    )
+
+
+def claim_candidates(
+    reply: str, user_turn: str, own: Sequence[str]
+) -> tuple[list[str], list[str], list[str]]:
+    """What an NLI model reads to find a claim in other words: the reply's clauses that state something of
+    the bot's own, the user's turn's clauses that state something of the user's own (a trailing "you ?"
+    that asks it back dropped: "i like to read , what about you ?"), and the bot's own statements' clauses
+    (its persona and earlier turns; not its questions)."""
+    mine = [c for c in clauses(clean_response(reply)) if _says_of_self(c)]
+    theirs = [c for c in clauses(_ASK_BACK.sub(" .", user_turn)) if _says_of_self(c)]
+    held = [c for t in own for c in clauses(t) if not c.rstrip().endswith("?")]
+    return mine, theirs, held

@@ -41,6 +41,7 @@ from consistest.metrics.clean import reply_sentences
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
 from consistest.tasks.cdconv.regimes import RegimeTaus, asks, question_of, regime_taus, tau_for
+from consistest.tasks.cdconv.role_nli import ROLE_NLI_VERSION, role_claims
 from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
 
 ARCHITECTURE = "nli-pairs"
@@ -58,9 +59,11 @@ class PairSettings:
     sources: tuple[Source, ...] = ("history", "persona")
     unit: Unit = "sentence"
     qa: bool = False  # read the last turn with the user's question (the answer rules)
+    roles: bool = False  # with qa: the guard reads claims of the user's facts in other words (role_nli)
 
     def tag(self) -> str:
-        return f"{'+'.join(self.sources)}/{self.unit}" + (f"/qa:{ANSWERS_VERSION}" if self.qa else "")
+        qa = f"/qa:{ANSWERS_VERSION}" + (f"+role:{ROLE_NLI_VERSION}" if self.roles else "")
+        return f"{'+'.join(self.sources)}/{self.unit}" + (qa if self.qa else "")
 
 
 def _parts(text: str, unit: Unit) -> list[str]:
@@ -114,9 +117,14 @@ def rule_evidence(examples: Sequence[DialogueExample], settings: PairSettings) -
 def scored(
     nli: ProbabilisticNLI, examples: Sequence[DialogueExample], settings: PairSettings
 ) -> tuple[list[dict[str, float]], list[Evidence | None]]:
-    """The rules' verdicts, and the guard's scores for the dialogues the rules leave (empty for the
-    others: the guard does not read them)."""
+    """The rules' verdicts (with ``roles``, the guard's reading of claims in other words after them), and
+    the guard's scores for the dialogues they leave (empty for the others: the guard does not read them)."""
     rules = rule_evidence(examples, settings)
+    if settings.qa and settings.roles:
+        left = [i for i, ev in enumerate(rules) if ev is None]
+        claims = role_claims(nli, [examples[i] for i in left])
+        for i, claim in zip(left, claims, strict=True):
+            rules[i] = None if claim is None else Evidence("contradiction", "claim-nli")
     left = [ex for ex, ev in zip(examples, rules, strict=True) if ev is None]
     it = iter(contradiction_scores(nli, left, settings))
     return [next(it) if ev is None else {} for ev in rules], rules
@@ -197,7 +205,8 @@ class PairwiseDetector:
         self.guard = guard
         self.tau = float(self.info["tau"])
         self.tau_statement = None if statement is None else float(statement)
-        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa))
+        roles = check_version(self.info.get("role_nli", False), ROLE_NLI_VERSION, self.dir / DETECTOR_FILE)
+        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa), roles)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
         scores, rules = scored(self.guard, examples, self.settings)
@@ -210,17 +219,23 @@ class PairwiseDetector:
 def check_qa_rules(stored: Any, spec: Path) -> bool:
     """Whether tau was picked with the answer rules, refusing another version of them (``true`` was the
     first; absent or ``false``: without them)."""
+    return check_version(1 if stored is True else stored, ANSWERS_VERSION, spec, "qa_rules")
+
+
+def check_version(stored: Any, current: int, spec: Path, field: str = "role_nli") -> bool:
+    """Whether tau was picked with a versioned reading (absent or ``false``: without it), refusing another
+    version than this consistest's."""
     if stored is False or stored is None:
         return False
-    version = 1 if stored is True else stored
-    if not isinstance(version, int):
-        raise InputError(f"expected a rules version number, got {stored!r}", path=str(spec), field="qa_rules")
-    if version != ANSWERS_VERSION:
+    if not isinstance(stored, int) or isinstance(stored, bool):
+        raise InputError(f"expected a rules version number, got {stored!r}", path=str(spec), field=field)
+    if stored != current:
+        what, name = {"qa_rules": ("the answer rules", "qa"), "role_nli": ("the role reading", "role")}[field]
         raise InputError(
-            f"tau was picked with the answer rules qa:{version}, this consistest has qa:{ANSWERS_VERSION}: "
+            f"tau was picked with {what} {name}:{stored}, this consistest has {name}:{current}: "
             "calibrate again (train-detector --architecture nli-pairs --qa-rules)",
             path=str(spec),
-            field="qa_rules",
+            field=field,
         )
     return True
 
@@ -278,6 +293,7 @@ def calibrate(
         "sources": list(settings.sources),
         "unit": settings.unit,
         "qa_rules": ANSWERS_VERSION if settings.qa else False,
+        "role_nli": ROLE_NLI_VERSION if settings.qa and settings.roles else False,
         "dev": {name: sum(ex.label is not None for ex in v) for name, v in dev.items()},
         "signature": signature,
     }

@@ -274,7 +274,7 @@ def calibrate_pairs(
     ``--data`` (with ``--qa-rules``, turns after a statement get their own, from both); the dev split is
     reported either way."""
     dev = devs or {"dev": parts["dev"]}
-    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit, cfg.qa_rules)
+    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit, cfg.qa_rules, roles=cfg.qa_rules)
     extra = parts["dev"] if devs else []  # turns after a statement: the dev split's too (regimes.py)
     info = pw.calibrate(
         cfg.nli, settings, dev, out, statement_dev=extra, batch_size=cfg.batch_size, device=cfg.device

@@ -2,7 +2,7 @@
 protocol in README.md beside this file).
 
     OMP_NUM_THREADS=2 python tests/data/dialogues/make_items.py DIALOGUES OUT_DIR NAME=MODEL:MODE [...]
-    ROUND=2 OMP_NUM_THREADS=2 python tests/data/dialogues/make_items.py ...    # the next 150 contexts, all test
+    ROUND=2 OMP_NUM_THREADS=2 python tests/data/dialogues/make_items.py ...  # the next 150 contexts, all test
 
 DIALOGUES is PersonaChat validation in the ConsisTest layout (``../shared/data/personachat/
 consistest_valid.json``); each NAME=MODEL:MODE is a chat model spec (a folder, ``ct2:DIR``) and how it is

@@ -69,7 +69,7 @@ def main(folder: str, step: str) -> None:
         rows[k["split"]].append({"item": i, "turns": [*x["turns"], x["reply"]], "persona": x["persona"],
                                  "label": label["category"], "origin": k["model"],
                                  "note": label["note"]})  # fmt: skip
-    for split, data in rows.items():
+    for split, data in ((s, data) for s, data in rows.items() if data):  # round 2 has no dev split
         (d / f"{split}.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data))
         print(f"{split}: {len(data)} items -> {d / f'{split}.jsonl'}")
 
