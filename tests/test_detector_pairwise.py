@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.decode_reader import make_example, read_decode
+from consistest.metrics.answers import ANSWERS_VERSION
 from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
 from consistest.tasks.cdconv.pairwise import (
     PairSettings,
@@ -68,12 +69,24 @@ def test_qa_pairs_read_the_answer_with_its_question() -> None:
     assert example_pairs(ex, PairSettings(qa=True)) == [
         ("i have a dog named max .", "i don't have a dog .", "persona")
     ]
-    assert PairSettings(qa=True).tag() == "history+persona/sentence/qa:9"
+    assert PairSettings(qa=True).tag() == f"history+persona/sentence/qa:{ANSWERS_VERSION}"
     assert len(example_pairs(ex, PairSettings())) == 3 and PairSettings().tag() == "history+persona/sentence"
     off = make_example(
         ["hi .", "i am a nurse .", "what do you do for fun ?", "i swim ."], "none", persona=persona
     )
     assert [p for p, _, _ in example_pairs(off, PairSettings(qa=True))] == ["i am a nurse .", *persona]
+
+
+def test_qa_pairs_leave_out_reply_parts_that_state_nothing() -> None:
+    """After a statement "yes ." says nothing the guard can contradict; its scores of it were noise."""
+    persona = ["i have a dog named max ."]
+    bare = make_example(
+        ["hi .", "i am a nurse .", "i sing in the languages i study .", "yes ."], None, persona=persona
+    )
+    assert example_pairs(bare, PairSettings(qa=True)) == []
+    assert len(example_pairs(bare, PairSettings())) == 2  # without the rules the guard reads it, as before
+    some = make_example(["hi .", "i am a nurse .", "i sing .", "yes . i hate dogs ."], None, persona=persona)
+    assert {h for _, h, _ in example_pairs(some, PairSettings(qa=True))} == {"i hate dogs ."}
 
 
 @pytest.mark.parametrize(
@@ -232,7 +245,8 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     res = CliRunner().invoke(main, [*args, "--dev", str(DECODE_STYLE), "--qa-rules", "--out", str(qa), "-q"])
     assert res.exit_code == 0, res.output
     info = json.loads((qa / "detector.json").read_text())
-    assert info["qa_rules"] == 9 and "|pairs:history+persona/sentence/qa:9+role:1|" in info["signature"]
+    assert info["qa_rules"] == ANSWERS_VERSION
+    assert f"|pairs:history+persona/sentence/qa:{ANSWERS_VERSION}+role:1|" in info["signature"]
     assert info["role_nli"] == 1
     # too few turns after a statement here: one tau, picked on the same dev dialogues as without the rules
     plain_info = json.loads((out / "detector.json").read_text())
@@ -249,7 +263,7 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     assert "decided by the answer rules" in res.output
     (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": True}))  # picked with qa:1
     res = CliRunner().invoke(main, detect)
-    assert res.exit_code == 2 and "qa:1, this consistest has qa:9: calibrate again" in res.output
+    assert res.exit_code == 2 and f"qa:1, this consistest has qa:{ANSWERS_VERSION}: calibrate" in res.output
     (qa / "detector.json").write_text(json.dumps({**info, "role_nli": 2}))  # another role reading
     res = CliRunner().invoke(main, detect)
     assert res.exit_code == 2 and "role:2, this consistest has role:1" in res.output
@@ -264,7 +278,9 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
 
 @pytest.mark.parametrize(
     ("stored", "error"),
-    [(False, None), (None, None), (9, None), (True, "qa:1, this consistest has qa:9"), (8, "qa:8, this"),
+    [(False, None), (None, None), (ANSWERS_VERSION, None),
+     (True, f"qa:1, this consistest has qa:{ANSWERS_VERSION}"),
+     (ANSWERS_VERSION - 1, f"qa:{ANSWERS_VERSION - 1}, this"),
      ("x", "expected a rules version number")],
 )  # fmt: skip
 def test_a_stored_rules_version_is_checked(stored, error) -> None:

@@ -85,7 +85,7 @@ def test_a_claim_decides_as_a_role_rule_only_with_roles() -> None:
     assert decide(ex.id, s_on, 0.5, ev).category == "role"
     _, (off,) = scored(WordsNLI(), [ex], PairSettings(qa=True))
     assert off is None
-    assert PairSettings(qa=True, roles=True).tag().endswith(f"/qa:9+role:{ROLE_NLI_VERSION}")
+    assert PairSettings(qa=True, roles=True).tag().endswith(f"+role:{ROLE_NLI_VERSION}")
     assert "role" not in PairSettings(qa=True).tag()
 
 

@@ -9,6 +9,8 @@ word; ``is_question``):
   dogs ." after "i have three dogs ."), or says again as the bot's, adding nothing, what the user said of
   themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my garden too" after
   "i grow roses in my garden every spring"), is role confusion;
+- :mod:`.self_facts`, after any user turn too: a reply that gives the speaker's age or sex, where an earlier
+  statement gives another ("i'm 16" after "i'm 27 years old"), contradicts it (``slot``: history);
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
 - ``qa_evidence``: where the rules can tell, whether the reply contradicts the speaker's earlier statements
@@ -52,6 +54,7 @@ from consistest.metrics.propositions import (
 )
 from consistest.metrics.roles import claims_user_fact, echoes
 from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
+from consistest.metrics.self_facts import other_value
 from consistest.metrics.stances import clause_reading
 from consistest.metrics.topic_facts import topic_category
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
@@ -76,15 +79,19 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 9: a second review's examples: ``claim`` only when the reply adds nothing of its own to an affirmative
 # statement of the user's that opens as it does ("my favorite band is queen" after "... the beatles" gives
 # its own value; "my brother plays ...", "we ...", "i'd love to ..." claim nothing)
-ANSWERS_VERSION = 9
+# 10: ``slot`` (:mod:`.self_facts`), after any user turn: another age or sex than the speaker's own (designed
+# on round 1 of tests/data/dialogues, now dev, and the other dev sets; 23 contradictions, no consistent turn)
+# and ``nli-pairs`` reads no reply part without a content word ("yes .", "i am ."): the guard's scores of such
+# hypotheses were noise (5 false alarms and no contradiction on round 1)
+ANSWERS_VERSION = 10
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
 Polarity = Literal["yes", "no"]
-Rule = Literal["echo", "claim", "claim-nli", "role", "intra", "yn", "fact", "topic"]
+Rule = Literal["echo", "claim", "claim-nli", "slot", "role", "intra", "yn", "fact", "topic"]
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {
-    "echo": "role", "claim": "role", "claim-nli": "role", "role": "role", "intra": "intra",
+    "echo": "role", "claim": "role", "claim-nli": "role", "slot": "history", "role": "role", "intra": "intra",
     "yn": "history", "fact": "history", "topic": "history",
 }  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
@@ -199,6 +206,8 @@ def qa_evidence(
         return Evidence("contradiction", "echo")
     if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
         return Evidence("contradiction", "claim")
+    if other_value(reply, premises):
+        return Evidence("contradiction", "slot")
     if not is_question(question):
         return None
     if returns_question(question, reply):

@@ -38,6 +38,7 @@ from consistest.metrics.answers import (
     qa_evidence,
 )
 from consistest.metrics.clean import reply_sentences
+from consistest.metrics.propositions import content_stems
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
 from consistest.tasks.cdconv.regimes import RegimeTaus, asks, question_of, regime_taus, tau_for
@@ -86,6 +87,8 @@ def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str
     """Every (premise, hypothesis, source) the guard reads for one dialogue."""
     reply = answer_statement(question_of(ex), ex.turns[-1]) if settings.qa else ex.turns[-1]
     last = _parts(reply, settings.unit)
+    if settings.qa:  # a part that states nothing ("yes .", "i am .") contradicts nothing: the guard's
+        last = [h for h in last if content_stems(h)]  # scores of such hypotheses are noise
     before = [(p, src) for p, src in premises(ex, settings.unit) if src in settings.sources]
     if settings.qa and is_question(question_of(ex)):
         kept = set(on_topic(question_of(ex), [p for p, _ in before]))

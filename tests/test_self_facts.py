@@ -1,0 +1,78 @@
+"""The ``slot`` reading: the speaker's age or sex said again with another value."""
+
+from __future__ import annotations
+
+import pytest
+
+from consistest.data.decode_reader import make_example
+from consistest.metrics.answers import qa_evidence
+from consistest.metrics.self_facts import age, other_value, sex
+from consistest.tasks.cdconv.pairwise import PairSettings, premises, rule_evidence
+
+
+@pytest.mark.parametrize(
+    ("clause", "value"),
+    [
+        ("i'm 16", 16),
+        ("i am 30 years old and i love it", 30),
+        ("i'm 60years old", 60),
+        ("i'm a 42 year old male working as a specialist", 42),
+        ("i am twenty two now", 22),
+        ("my age is 9", 9),
+        ("i'm 16 minutes away", None),  # not an age
+        ("i have 3 kids", None),
+        ("i'm a 12-year-old girl", 12),
+    ],
+)
+def test_age(clause: str, value: int | None) -> None:
+    assert age(clause) == value
+
+
+@pytest.mark.parametrize(
+    ("clause", "value"),
+    [
+        ("because i'm a boy", "male"),
+        ("i'm a little girl", "female"),
+        ("i am a 46 year old single dad", "male"),
+        ("i'm a woman", "female"),
+        ("i'm a big fan", None),
+        ("i'm a girl scout leader", None),  # what she is comes last: a leader
+        ("my mom is a woman", None),  # not the speaker
+    ],
+)
+def test_sex(clause: str, value: str | None) -> None:
+    assert sex(clause) == value
+
+
+@pytest.mark.parametrize(
+    ("reply", "own", "clash"),
+    [
+        ("i'm 16 .", ["i'm 27 years old ."], ("i'm 16", "i'm 27 years old")),
+        ("oh i see . i'm 10 .", ["i like candy .", "i am 5"], ("i'm 10", "i am 5")),
+        (
+            "because i'm a boy .",
+            ["i'm a 12 year old girl ."],
+            ("because i'm a boy", "i'm a 12 year old girl"),
+        ),  # noqa: E501
+        ("i'm 27 .", ["i'm 27 years old ."], None),  # the same value
+        ("i'm not 16 .", ["i'm 27 years old ."], None),  # negated
+        ("are you 16 ?", ["i'm 27 years old ."], None),  # asked
+        ("i'm 16 .", ["are you 27 ?"], None),  # the bot's question holds no age
+        ("i love to run . i'm 100 years old . i'm 1", ["i'm 100 years old ."], None),  # cut off at "i'm 1"
+        ("i'm 16", ["i'm 27 years old ."], ("i'm 16", "i'm 27 years old")),  # one clause: kept
+        ("i'm a teacher .", ["i am a nurse ."], None),  # jobs are left to the guard
+    ],
+)
+def test_other_value(reply: str, own: list[str], clash: tuple[str, str] | None) -> None:
+    assert other_value(reply, own) == clash
+
+
+def test_slot_decides_after_any_user_turn_and_after_the_role_readings() -> None:
+    persona = ["i'm 27 years old .", "i like cats ."]
+    ex = make_example(["hi", "hello , i like cats .", "i am eighteen and i hate math .", "i'm 16 ."], None,
+                      persona=persona)  # fmt: skip
+    (ev,) = rule_evidence([ex], PairSettings(qa=True))
+    assert ev is not None and (ev.rule, ev.category) == ("slot", "history")
+    assert [p for p, _ in premises(ex)][-2:] == persona
+    echo = qa_evidence("i'm 16 years old and i love cats .", "i'm 16 years old and i love cats .", persona)
+    assert echo is not None and echo.rule == "echo"  # the user's turn said back: role first
