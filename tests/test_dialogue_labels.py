@@ -6,6 +6,8 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from consistest.tasks.cdconv.inputs import read_dialogues
 
 HERE = Path(__file__).parent / "data" / "dialogues"
@@ -36,4 +38,22 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         by_dialogue.setdefault(k["dialog_id"], set()).add(k["split"])
     assert all(len(s) == 1 for s in by_dialogue.values())  # split by dialogue
     for i, row in labelled.items():  # what was labelled is what the annotators saw, the reply last
+        assert row["turns"] == [*items[i]["turns"], items[i]["reply"]]
+
+
+@pytest.mark.parametrize(("folder", "contradictions"), [("round2", 74), ("round3", 61)])
+def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(folder: str, contradictions: int) -> None:
+    """Each fresh round: 300 test turns of 150 new contexts, no dialogue of an earlier round, every item
+    labelled once, what was labelled being what the annotators saw."""
+    items = {r["item"]: r for r in _rows(f"{folder}/items.jsonl")}
+    key = _rows(f"{folder}/key.jsonl")
+    test = read_dialogues(HERE / folder / "test.jsonl")
+    rows = {r["item"]: r for r in _rows(f"{folder}/test.jsonl")}
+    assert len(test) == len(items) == len(rows) == 300 and set(rows) == set(items)
+    assert {k["split"] for k in key} == {"test"} and len({k["context"] for k in key}) == 150
+    assert sum(ex.label != "none" for ex in test) == contradictions
+    before = {"round2": ["key.jsonl"], "round3": ["key.jsonl", "round2/key.jsonl"]}[folder]
+    earlier = {k["dialog_id"] for name in before for k in _rows(name)}
+    assert not {k["dialog_id"] for k in key} & earlier
+    for i, row in rows.items():
         assert row["turns"] == [*items[i]["turns"], items[i]["reply"]]
