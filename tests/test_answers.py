@@ -327,6 +327,8 @@ def test_an_echo_decides_after_a_statement_too() -> None:
         # the user's question is no statement to claim; one shared word is not enough
         ("i work at a bank .", ["where do you work at a bank ?"], [], None),
         ("i love my dog .", ["my dog is old ."], [], None),
+        # how one is doing is no fact to claim
+        ("i'm doing great , thanks .", ["i'm doing great , how are you ?"], [], None),
     ],
 )
 def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected: str | None) -> None:

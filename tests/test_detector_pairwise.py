@@ -24,6 +24,7 @@ from consistest.tasks.cdconv.pairwise import (
     rule_evidence,
 )
 from consistest.tasks.cdconv.report import figures_with_intervals, point_figures
+from consistest.tasks.cdconv.role_nli import ROLE_NLI_VERSION
 
 DECODE_STYLE = Path(__file__).parent / "data" / "decode_style.jsonl"
 
@@ -77,7 +78,7 @@ def test_qa_pairs_read_the_answer_with_its_question() -> None:
     assert [p for p, _, _ in example_pairs(off, PairSettings(qa=True))] == ["i am a nurse .", *persona]
 
 
-def test_qa_pairs_leave_out_reply_parts_that_state_nothing() -> None:
+def test_qa_pairs_leave_out_parts_that_state_nothing() -> None:
     """After a statement "yes ." says nothing the guard can contradict; its scores of it were noise."""
     persona = ["i have a dog named max ."]
     bare = make_example(
@@ -85,8 +86,10 @@ def test_qa_pairs_leave_out_reply_parts_that_state_nothing() -> None:
     )
     assert example_pairs(bare, PairSettings(qa=True)) == []
     assert len(example_pairs(bare, PairSettings())) == 2  # without the rules the guard reads it, as before
-    some = make_example(["hi .", "i am a nurse .", "i sing .", "yes . i hate dogs ."], None, persona=persona)
-    assert {h for _, h, _ in example_pairs(some, PairSettings(qa=True))} == {"i hate dogs ."}
+    some = make_example(["hi .", "i am a nurse .", "i sing .", "cool ! i hate dogs ."], None, persona=persona)
+    assert {h for _, h, _ in example_pairs(some, PairSettings(qa=True))} == {"i hate dogs ."}  # not "cool !"
+    greeted = make_example(["hi .", "hi ! thanks !", "i sing .", "i hate dogs ."], None, persona=persona)
+    assert [p for p, _, _ in example_pairs(greeted, PairSettings(qa=True))] == persona  # not "hi !"
 
 
 @pytest.mark.parametrize(
@@ -246,8 +249,10 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     assert res.exit_code == 0, res.output
     info = json.loads((qa / "detector.json").read_text())
     assert info["qa_rules"] == ANSWERS_VERSION
-    assert f"|pairs:history+persona/sentence/qa:{ANSWERS_VERSION}+role:1|" in info["signature"]
-    assert info["role_nli"] == 1
+    assert (
+        f"|pairs:history+persona/sentence/qa:{ANSWERS_VERSION}+role:{ROLE_NLI_VERSION}|" in info["signature"]
+    )
+    assert info["role_nli"] == ROLE_NLI_VERSION
     # too few turns after a statement here: one tau, picked on the same dev dialogues as without the rules
     plain_info = json.loads((out / "detector.json").read_text())
     assert info["tau_statement"] is None and "tau-statement" not in info["signature"]
@@ -264,9 +269,13 @@ def test_nli_pairs_calibrates_detects_and_refuses_another_guard(tmp_path: Path, 
     (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": True}))  # picked with qa:1
     res = CliRunner().invoke(main, detect)
     assert res.exit_code == 2 and f"qa:1, this consistest has qa:{ANSWERS_VERSION}: calibrate" in res.output
-    (qa / "detector.json").write_text(json.dumps({**info, "role_nli": 2}))  # another role reading
+    other = ROLE_NLI_VERSION + 1
+    (qa / "detector.json").write_text(json.dumps({**info, "role_nli": other}))  # another role reading
     res = CliRunner().invoke(main, detect)
-    assert res.exit_code == 2 and "role:2, this consistest has role:1" in res.output
+    assert res.exit_code == 2 and f"role:{other}, this consistest has role:{ROLE_NLI_VERSION}" in res.output
+    (qa / "detector.json").write_text(json.dumps({**info, "qa_rules": False}))  # role without the rules
+    res = CliRunner().invoke(main, detect)
+    assert res.exit_code == 2 and "role_nli is a reading of --qa-rules" in res.output
     plain = json.loads((out / "detector.json").read_text())
     assert plain["qa_rules"] is False
     del plain["qa_rules"]  # a folder calibrated before --qa-rules existed

@@ -45,6 +45,8 @@ class WordsNLI:
         ("i think you read a lot .", "i read a lot and you ?", [], ["i read a lot"]),  # opinion, listener
         ("my dog is max .", "we have a dog . my dog is rex .", ["my dog is max"], ["my dog is rex"]),  # "we"
         ("cool !", "do you have a dog ?", [], []),  # nothing stated of anyone's own
+        ("i like tea too .", "i like tea a lot .", [], ["i like tea a lot"]),  # the bot's own "i like tea"
+        ("i'm doing good too .", "i'm doing good .", [], ["i'm doing good"]),  # how the bot is doing
     ],
 )  # fmt: skip
 def test_claim_candidates(reply: str, user: str, mine: list[str], theirs: list[str]) -> None:
@@ -64,6 +66,8 @@ def test_claim_candidates(reply: str, user: str, mine: list[str], theirs: list[s
         (["hi !", "hello .", "are you a librarian ?", "i am a librarian ."], [], None),  # the user asked
         (["hi !", "hello .", "i am a librarian .", "i am not a librarian ."], [], None),  # negated
         (["i am a librarian ."], [], None),  # no user turn before it
+        (["hi !", "hello .", "i live in ohio .", "i'm from ohio as well ."], ["i live in ohio ."],
+         None),  # its persona holds the words, if not (for the NLI model) the meaning
     ],
 )  # fmt: skip
 def test_role_claims(turns: list[str], persona: list[str], claim: str | None) -> None:

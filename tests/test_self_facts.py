@@ -14,7 +14,14 @@ from consistest.tasks.cdconv.pairwise import PairSettings, premises, rule_eviden
     ("clause", "value"),
     [
         ("i'm 16", 16),
-        ("i am 30 years old and i love it", 30),
+        ("i am 30 years old", 30),
+        ("oh , i'm 16 now", 16),
+        ("i feel like i'm 80 years old", None),  # a clause that is more than the statement
+        ("when i am 70 years old i want to retire", None),
+        ("i'm 5 years old at heart", None),
+        ("i'm a 5 year old at heart", None),
+        ("i am one", None),  # under 3: no age
+        ("i\u2019m 40", 40),  # a curly apostrophe
         ("i'm 60years old", 60),
         ("i'm a 42 year old male working as a specialist", 42),
         ("i am twenty two now", 22),
@@ -36,6 +43,11 @@ def test_age(clause: str, value: int | None) -> None:
         ("i am a 46 year old single dad", "male"),
         ("i'm a woman", "female"),
         ("i'm a big fan", None),
+        ("i'm a big boy", None),  # idioms
+        ("i'm a yes man", None),
+        ("i'm a family guy", None),
+        ("i am female", "female"),
+        ("i\u2019m a girl", "female"),
         ("i'm a girl scout leader", None),  # what she is comes last: a leader
         ("my mom is a woman", None),  # not the speaker
     ],
@@ -48,18 +60,22 @@ def test_sex(clause: str, value: str | None) -> None:
     ("reply", "own", "clash"),
     [
         ("i'm 16 .", ["i'm 27 years old ."], ("i'm 16", "i'm 27 years old")),
-        ("oh i see . i'm 10 .", ["i like candy .", "i am 5"], ("i'm 10", "i am 5")),
+        ("oh i see . i'm 10 .", ["i like candy .", "i am 5 ."], ("i'm 10", "i am 5")),
+        ("oh i see . i'm 10 .", ["i like candy .", "i am 5"], None),  # "5" may be cut from "55"
+        ("i'm 25 .", ["i'm 25 years old .", "i'm 15 ."], None),  # it agrees with one of them
+        ("no i'm 31 .", ["i'm 25 years old ."], ("no i'm 31", "i'm 25 years old")),
         (
             "because i'm a boy .",
             ["i'm a 12 year old girl ."],
             ("because i'm a boy", "i'm a 12 year old girl"),
         ),  # noqa: E501
         ("i'm 27 .", ["i'm 27 years old ."], None),  # the same value
-        ("i'm not 16 .", ["i'm 27 years old ."], None),  # negated
+        ("i'm not 16 .", ["i'm 27 years old ."], None),  # negated: no statement of an age
         ("are you 16 ?", ["i'm 27 years old ."], None),  # asked
         ("i'm 16 .", ["are you 27 ?"], None),  # the bot's question holds no age
         ("i love to run . i'm 100 years old . i'm 1", ["i'm 100 years old ."], None),  # cut off at "i'm 1"
-        ("i'm 16", ["i'm 27 years old ."], ("i'm 16", "i'm 27 years old")),  # one clause: kept
+        ("lol ! i'm 2", ["i'm 25 years old ."], None),  # cut off, and under 3
+        ("i'm 16", ["i'm 27 years old ."], None),  # a number that ends an unpunctuated turn may be cut
         ("i'm a teacher .", ["i am a nurse ."], None),  # jobs are left to the guard
     ],
 )

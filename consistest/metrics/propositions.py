@@ -236,3 +236,19 @@ def verb_stem(verb: str) -> str:
 def clauses(text: str) -> list[str]:
     """The clauses of a reply: split at sentence and comma punctuation and at "but", "though" ..."""
     return [c.strip() for c in CLAUSE_BREAK.split(str(text).lower()) if c and c.strip()]
+
+
+# words that state nothing the guard could contradict ("cool !", "hi !", "yes .", "i'm good")
+_PHATIC = frozenset(
+    stem(w)
+    for w in lex(
+        "hi hello hey ok okay lol haha hah hehe thanks thank cool wow sure great nice awesome yes yeah "
+        "yep yup nope oh well right true alright good fine"
+    )
+)  # fmt: skip
+
+
+def states_something(text: str) -> bool:
+    """A content word beyond greetings, thanks and interjections: the guard's scores of parts without one
+    ("yes .", "cool !", "hi !") were noise."""
+    return bool(content_stems(text) - _PHATIC)

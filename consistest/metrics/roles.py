@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from consistest.metrics.category_text import clauses, topic_words
+from consistest.metrics.category_text import clauses, stem, topic_words
 from consistest.metrics.clean import clean_response
 from consistest.metrics.words import lex
 from consistest.metrics.wrong_value_words import HEDGES, negated, words
@@ -46,6 +46,8 @@ _SELF = re.compile(
     r"^(?:(?:yes|yeah|oh|well|wow|so|and|but|ok|okay)\W+)*(?:(?P<i>i|i'm|i've|im)\b|my\s+(?P<what>[\w']+))"
 )
 _ADDS = lex("too also well really so very lot much still")  # what a claim may add: "i have a dog too"
+# how one is doing is no fact to claim ("i'm doing great , thanks" after "i'm doing great , you ?")
+_STATE_STEMS = frozenset(stem(w) for w in _GREETING_WORDS | lex("well ok okay alright tired busy"))
 CLAIM_MIN_WORDS = 2  # content words of the reply clause, all of them the user's
 HELD = 0.5  # share of the clause's content words a bot statement holds for it to be the bot's own
 
@@ -118,7 +120,7 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
         ws = words(text)
         if who is None or text.endswith("?") or negated(ws) or set(ws) & (_NO_CLAIM | _YOU):
             continue
-        said = topic_words(c) - _ADDS
+        said = topic_words(c) - _ADDS - _STATE_STEMS
         if len(said) < CLAIM_MIN_WORDS or _held(said, own):
             continue
         if any(who == theirs and said <= topic_words(u) for u, theirs in users):
@@ -147,8 +149,13 @@ def claim_candidates(
     """What an NLI model reads to find a claim in other words: the reply's clauses that state something of
     the bot's own, the user's turn's clauses that state something of the user's own (a trailing "you ?"
     that asks it back dropped: "i like to read , what about you ?"), and the bot's own statements' clauses
-    (its persona and earlier turns; not its questions)."""
-    mine = [c for c in clauses(clean_response(reply)) if _says_of_self(c)]
+    (its persona and earlier turns; not its questions). A reply clause whose words the bot's own statements
+    hold ("i'm from ohio as well" with "i live in ohio") or that says how the bot is doing ("i'm good too")
+    is no candidate."""
+    mine = [
+        c for c in clauses(clean_response(reply))
+        if _says_of_self(c) and (said := topic_words(c) - _ADDS - _STATE_STEMS) and not _held(said, own)
+    ]  # fmt: skip
     theirs = [c for c in clauses(_ASK_BACK.sub(" .", user_turn)) if _says_of_self(c)]
     held = [c for t in own for c in clauses(t) if not c.rstrip().endswith("?")]
     return mine, theirs, held

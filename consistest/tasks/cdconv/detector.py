@@ -267,3 +267,21 @@ def decide(
 
 def write_detector_info(out: Path, info: dict[str, Any]) -> None:
     atomic_write_json(out / DETECTOR_FILE, info)
+
+
+def check_version(stored: Any, current: int, spec: Path, field: str = "role_nli") -> bool:
+    """Whether tau was picked with a versioned reading (absent or ``false``: without it), refusing another
+    version than this consistest's."""
+    if stored is False or stored is None:
+        return False
+    if not isinstance(stored, int) or isinstance(stored, bool):
+        raise InputError(f"expected a rules version number, got {stored!r}", path=str(spec), field=field)
+    if stored != current:
+        what, name = {"qa_rules": ("the answer rules", "qa"), "role_nli": ("the role reading", "role")}[field]
+        raise InputError(
+            f"tau was picked with {what} {name}:{stored}, this consistest has {name}:{current}: "
+            "calibrate again (train-detector --architecture nli-pairs --qa-rules)",
+            path=str(spec),
+            field=field,
+        )
+    return True

@@ -38,9 +38,9 @@ from consistest.metrics.answers import (
     qa_evidence,
 )
 from consistest.metrics.clean import reply_sentences
-from consistest.metrics.propositions import content_stems
+from consistest.metrics.propositions import states_something
 from consistest.models.base import ProbabilisticNLI
-from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau
+from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau, check_version
 from consistest.tasks.cdconv.regimes import RegimeTaus, asks, question_of, regime_taus, tau_for
 from consistest.tasks.cdconv.role_nli import ROLE_NLI_VERSION, role_claims
 from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
@@ -87,9 +87,10 @@ def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str
     """Every (premise, hypothesis, source) the guard reads for one dialogue."""
     reply = answer_statement(question_of(ex), ex.turns[-1]) if settings.qa else ex.turns[-1]
     last = _parts(reply, settings.unit)
-    if settings.qa:  # a part that states nothing ("yes .", "i am .") contradicts nothing: the guard's
-        last = [h for h in last if content_stems(h)]  # scores of such hypotheses are noise
     before = [(p, src) for p, src in premises(ex, settings.unit) if src in settings.sources]
+    if settings.qa:  # a part that states nothing contradicts nothing and is contradicted by nothing
+        last = [h for h in last if states_something(h)]
+        before = [(p, src) for p, src in before if states_something(p)]
     if settings.qa and is_question(question_of(ex)):
         kept = set(on_topic(question_of(ex), [p for p, _ in before]))
         before = [(p, src) for p, src in before if p in kept] or before
@@ -209,6 +210,12 @@ class PairwiseDetector:
         self.tau = float(self.info["tau"])
         self.tau_statement = None if statement is None else float(statement)
         roles = check_version(self.info.get("role_nli", False), ROLE_NLI_VERSION, self.dir / DETECTOR_FILE)
+        if roles and not qa:
+            raise InputError(
+                "role_nli is a reading of --qa-rules, and this detector reads no answer rules",
+                path=str(self.dir / DETECTOR_FILE),
+                field="role_nli",
+            )
         self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa), roles)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
@@ -223,24 +230,6 @@ def check_qa_rules(stored: Any, spec: Path) -> bool:
     """Whether tau was picked with the answer rules, refusing another version of them (``true`` was the
     first; absent or ``false``: without them)."""
     return check_version(1 if stored is True else stored, ANSWERS_VERSION, spec, "qa_rules")
-
-
-def check_version(stored: Any, current: int, spec: Path, field: str = "role_nli") -> bool:
-    """Whether tau was picked with a versioned reading (absent or ``false``: without it), refusing another
-    version than this consistest's."""
-    if stored is False or stored is None:
-        return False
-    if not isinstance(stored, int) or isinstance(stored, bool):
-        raise InputError(f"expected a rules version number, got {stored!r}", path=str(spec), field=field)
-    if stored != current:
-        what, name = {"qa_rules": ("the answer rules", "qa"), "role_nli": ("the role reading", "role")}[field]
-        raise InputError(
-            f"tau was picked with {what} {name}:{stored}, this consistest has {name}:{current}: "
-            "calibrate again (train-detector --architecture nli-pairs --qa-rules)",
-            path=str(spec),
-            field=field,
-        )
-    return True
 
 
 def calibrate(

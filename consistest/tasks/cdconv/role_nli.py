@@ -26,7 +26,9 @@ from consistest.core.records import DialogueExample
 from consistest.metrics.roles import claim_candidates
 from consistest.models.base import ProbabilisticNLI
 
-ROLE_NLI_VERSION = 1
+# 2: a review's examples: no candidate clause whose words the bot's own statements hold ("i'm from ohio as
+# well" with "i live in ohio") or that says how the bot is doing
+ROLE_NLI_VERSION = 2
 ENTAILS = 0.5
 
 

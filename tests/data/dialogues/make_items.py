@@ -18,7 +18,8 @@ by dialogue, fixed here before any label exists (one third dev, two thirds test)
 Round 2 (``ROUND=2``) takes the next 150 contexts in the same order (no dialogue of round 1), all of them
 test: a fresh test set frozen before any rule designed after round 1's figures were read. Its items are
 named ``e0001``...; round 3 (``ROUND=3``, ``f0001``...) the 150 after those, frozen before any rule designed
-after round 2's figures. Round 1 (the default) is reproduced exactly.
+after round 2's figures; round 4 (``ROUND=4``, ``g0001``...) the next 150, frozen before the fixes of a review
+made after round 3's figures. Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
 persona, turns, reply; models shuffled together, no names) and OUT_DIR/key.jsonl (item -> context,
@@ -105,7 +106,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'def'[ROUND - 1]}{n:04d}"
+        item = f"{'defg'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
