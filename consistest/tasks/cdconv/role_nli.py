@@ -11,11 +11,11 @@ annotation guidelines of ``tests/data/dialogues``).
 
 Designed on dev data only: the first round of ``tests/data/dialogues`` (all 300 turns; its test split had
 been read three times, so it became dev), the synthetic dev split and DECODE ``rct``'s dev part. There it
-finds 23 of 52 role contradictions, and fires on 2 of 218 consistent dialogue turns, 7 of 582 consistent
-synthetic ones, 6 of 385 consistent human ones and none of the 567 ConsisTest dev replies. ``ENTAILS``
-was not tuned (0.5, the NLI model's own even odds; 0.7 and 0.9 found fewer with the same false alarms).
-Versioned as ``ROLE_NLI_VERSION``, which ``nli-pairs`` stores with its thresholds. It reads what the
-answer rules leave, before the guard's contradiction pairs.
+finds 23 of 52 role contradictions, and fires on 2 of 218 consistent dialogue turns, 6 of 582 consistent
+synthetic ones, 5 of 385 consistent human ones and none of the 567 ConsisTest dev replies (``role:2``).
+``ENTAILS`` was not tuned (0.5, the NLI model's own even odds; 0.7 and 0.9 found fewer with the same false
+alarms). Versioned as ``ROLE_NLI_VERSION``, which ``nli-pairs`` stores with its thresholds. It reads what
+the answer rules leave, before the guard's contradiction pairs.
 """
 
 from __future__ import annotations
