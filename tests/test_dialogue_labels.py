@@ -41,7 +41,7 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         assert row["turns"] == [*items[i]["turns"], items[i]["reply"]]
 
 
-@pytest.mark.parametrize(("folder", "contradictions"), [("round2", 74), ("round3", 61)])
+@pytest.mark.parametrize(("folder", "contradictions"), [("round2", 74), ("round3", 61), ("round4", 59)])
 def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(folder: str, contradictions: int) -> None:
     """Each fresh round: 300 test turns of 150 new contexts, no dialogue of an earlier round, every item
     labelled once, what was labelled being what the annotators saw."""
@@ -52,7 +52,7 @@ def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(folder: str,
     assert len(test) == len(items) == len(rows) == 300 and set(rows) == set(items)
     assert {k["split"] for k in key} == {"test"} and len({k["context"] for k in key}) == 150
     assert sum(ex.label != "none" for ex in test) == contradictions
-    before = {"round2": ["key.jsonl"], "round3": ["key.jsonl", "round2/key.jsonl"]}[folder]
+    before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, int(folder[-1])))]
     earlier = {k["dialog_id"] for name in before for k in _rows(name)}
     assert not {k["dialog_id"] for k in key} & earlier
     for i, row in rows.items():
