@@ -41,7 +41,7 @@ from consistest.metrics.clean import reply_sentences
 from consistest.metrics.propositions import states_something
 from consistest.models.base import ProbabilisticNLI
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau, check_version
-from consistest.tasks.cdconv.regimes import RegimeTaus, asks, question_of, regime_taus, tau_for
+from consistest.tasks.cdconv.regimes import RegimeTaus, asks, bot_turns, question_of, regime_taus, tau_for
 from consistest.tasks.cdconv.role_nli import ROLE_NLI_VERSION, role_claims
 from consistest.tasks.cdconv.threshold import TAU_RULE, labelled_dev, pick_tau
 
@@ -70,11 +70,6 @@ class PairSettings:
 def _parts(text: str, unit: Unit) -> list[str]:
     parts = reply_sentences(text) if unit == "sentence" else [text]
     return [p.strip() for p in parts if any(c.isalnum() for c in p)] or ([text] if text.strip() else [])
-
-
-def bot_turns(turns: Sequence[str]) -> list[str]:
-    """The earlier turns of the speaker of the last turn (speakers alternate)."""
-    return list(turns[-3::-2][::-1])
 
 
 def premises(ex: DialogueExample, unit: Unit = "sentence") -> list[tuple[str, Source]]:

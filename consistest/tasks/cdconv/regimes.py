@@ -28,6 +28,11 @@ def question_of(ex: DialogueExample) -> str:
     return ex.turns[-2] if len(ex.turns) >= 2 else ""
 
 
+def bot_turns(turns: Sequence[str]) -> list[str]:
+    """The earlier turns of the speaker of the last turn (speakers alternate)."""
+    return list(turns[-3::-2][::-1])
+
+
 def asks(ex: DialogueExample) -> bool:
     """The judged turn answers a user turn that asks something (the regime of ``tau``)."""
     return is_question(question_of(ex))

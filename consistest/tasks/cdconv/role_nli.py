@@ -25,15 +25,12 @@ from collections.abc import Sequence
 from consistest.core.records import DialogueExample
 from consistest.metrics.roles import claim_candidates
 from consistest.models.base import ProbabilisticNLI
+from consistest.tasks.cdconv.regimes import bot_turns
 
 # 2: a review's examples: no candidate clause whose words the bot's own statements hold ("i'm from ohio as
 # well" with "i live in ohio") or that says how the bot is doing
 ROLE_NLI_VERSION = 2
 ENTAILS = 0.5
-
-
-def _bot_turns(turns: Sequence[str]) -> list[str]:
-    return list(turns[-3::-2][::-1])
 
 
 def _entailment(nli: ProbabilisticNLI, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], float]:
@@ -46,7 +43,7 @@ def role_claims(nli: ProbabilisticNLI, examples: Sequence[DialogueExample]) -> l
     one of its clauses, by none of the bot's own statements), or None. Two batched calls: the user's
     clauses against every candidate, then the bot's statements against those the user's entail."""
     read = [
-        claim_candidates(ex.turns[-1], ex.turns[-2], [*ex.persona, *_bot_turns(ex.turns)])
+        claim_candidates(ex.turns[-1], ex.turns[-2], [*ex.persona, *bot_turns(ex.turns)])
         if len(ex.turns) > 1
         else ([], [], [])
         for ex in examples
