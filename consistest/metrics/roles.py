@@ -103,6 +103,18 @@ def _opener(clause: str) -> str | None:
     return "i" if m["i"] else f"my {m['what']}"
 
 
+def _says_of_self(clause: str) -> bool:
+    """A clause that states something of the speaker's own: it opens with "i" or "my <word>", and is not
+    asked, negated, hedged, an opinion or about the listener."""
+    ws = words(clause.lower())
+    return (
+        _opener(clause) is not None
+        and not clause.rstrip().endswith("?")
+        and not negated(ws)
+        and not set(ws) & (_NO_CLAIM | _YOU)
+    )
+
+
 def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) -> str | None:
     """The first clause of ``reply`` that claims, as the bot's, what the user said of themselves in
     ``user_turns``: it opens as one of the user's affirmative statements does ("i ...", or "my" and the same
@@ -116,11 +128,9 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
         if not c.rstrip().endswith("?") and not negated(words(c))
     ]  # fmt: skip
     for c in clauses(clean_response(reply)):
-        text, who = c.lower().strip(), _opener(c)
-        ws = words(text)
-        if who is None or text.endswith("?") or negated(ws) or set(ws) & (_NO_CLAIM | _YOU):
+        if not _says_of_self(c):
             continue
-        said = topic_words(c) - _ADDS - _STATE_STEMS
+        who, said = _opener(c), topic_words(c) - _ADDS - _STATE_STEMS
         if len(said) < CLAIM_MIN_WORDS or _held(said, own):
             continue
         if any(who == theirs and said <= topic_words(u) for u, theirs in users):
@@ -129,18 +139,6 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
 
 
 _ASK_BACK = re.compile(r"\s*[,.!]?\s*(?:(?:and|what|how)\s+about\s+you|and\s+you|you)\s*\?\s*$")
-
-
-def _says_of_self(clause: str) -> bool:
-    """A clause that states something of the speaker's own: it opens with "i" or "my <word>", and is not
-    asked, negated, hedged, an opinion or about the listener."""
-    ws = words(clause.lower())
-    return (
-        _opener(clause) is not None
-        and not clause.rstrip().endswith("?")
-        and not negated(ws)
-        and not set(ws) & (_NO_CLAIM | _YOU)
-    )
 
 
 def claim_candidates(

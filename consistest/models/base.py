@@ -81,6 +81,14 @@ class ProbabilisticNLI(NLI, Protocol):
     def predict_proba(self, pairs: Sequence[tuple[str, str]]) -> list[dict[str, float]]: ...
 
 
+def label_probabilities(
+    nli: ProbabilisticNLI, pairs: Sequence[tuple[str, str]], label: str
+) -> dict[tuple[str, str], float]:
+    """P(``label``) of each distinct pair, in one batched call (none for no pairs)."""
+    flat = list(dict.fromkeys(pairs))
+    return dict(zip(flat, (r[label] for r in nli.predict_proba(flat)), strict=True)) if flat else {}
+
+
 @runtime_checkable
 class QuestionGenerator(Protocol):
     """Answer-agnostic question generation: candidate questions for each statement."""

@@ -39,7 +39,7 @@ from consistest.metrics.answers import (
 )
 from consistest.metrics.clean import reply_sentences
 from consistest.metrics.propositions import states_something
-from consistest.models.base import ProbabilisticNLI
+from consistest.models.base import ProbabilisticNLI, label_probabilities
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau, check_version
 from consistest.tasks.cdconv.regimes import RegimeTaus, asks, bot_turns, question_of, regime_taus, tau_for
 from consistest.tasks.cdconv.role_nli import ROLE_NLI_VERSION, role_claims
@@ -142,10 +142,7 @@ def contradiction_scores(
 ) -> list[dict[str, float]]:
     """Per dialogue, the largest P(contradiction) of each source (0 where it has none); one batched call."""
     per = [example_pairs(ex, settings) for ex in examples]
-    flat = list(dict.fromkeys((p, h) for pairs in per for p, h, _ in pairs))
-    probs = (
-        dict(zip(flat, (r["contradiction"] for r in nli.predict_proba(flat)), strict=True)) if flat else {}
-    )
+    probs = label_probabilities(nli, [(p, h) for pairs in per for p, h, _ in pairs], "contradiction")
     out = []
     for pairs in per:
         best = dict.fromkeys(settings.sources, 0.0)

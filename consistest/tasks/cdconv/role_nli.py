@@ -24,18 +24,13 @@ from collections.abc import Sequence
 
 from consistest.core.records import DialogueExample
 from consistest.metrics.roles import claim_candidates
-from consistest.models.base import ProbabilisticNLI
+from consistest.models.base import ProbabilisticNLI, label_probabilities
 from consistest.tasks.cdconv.regimes import bot_turns
 
 # 2: a review's examples: no candidate clause whose words the bot's own statements hold ("i'm from ohio as
 # well" with "i live in ohio") or that says how the bot is doing
 ROLE_NLI_VERSION = 2
 ENTAILS = 0.5
-
-
-def _entailment(nli: ProbabilisticNLI, pairs: Sequence[tuple[str, str]]) -> dict[tuple[str, str], float]:
-    flat = list(dict.fromkeys(pairs))
-    return dict(zip(flat, (r["entailment"] for r in nli.predict_proba(flat)), strict=True)) if flat else {}
 
 
 def role_claims(nli: ProbabilisticNLI, examples: Sequence[DialogueExample]) -> list[str | None]:
@@ -48,14 +43,16 @@ def role_claims(nli: ProbabilisticNLI, examples: Sequence[DialogueExample]) -> l
         else ([], [], [])
         for ex in examples
     ]
-    by_user = _entailment(nli, [(u, c) for mine, theirs, _ in read for c in mine for u in theirs])
+    by_user = label_probabilities(
+        nli, [(u, c) for mine, theirs, _ in read for c in mine for u in theirs], "entailment"
+    )
     claimed = [
         [c for c in mine if max((by_user[(u, c)] for u in theirs), default=0.0) > ENTAILS]
         for mine, theirs, _ in read
     ]
     helds = [held for _, _, held in read]
     asked = [(o, c) for cs, held in zip(claimed, helds, strict=True) for c in cs for o in held]
-    by_own = _entailment(nli, asked)
+    by_own = label_probabilities(nli, asked, "entailment")
     return [
         next((c for c in cs if max((by_own[(o, c)] for o in held), default=0.0) <= ENTAILS), None)
         for cs, held in zip(claimed, helds, strict=True)
