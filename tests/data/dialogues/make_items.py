@@ -19,7 +19,12 @@ Round 2 (``ROUND=2``) takes the next 150 contexts in the same order (no dialogue
 test: a fresh test set frozen before any rule designed after round 1's figures were read. Its items are
 named ``e0001``...; round 3 (``ROUND=3``, ``f0001``...) the 150 after those, frozen before any rule designed
 after round 2's figures; round 4 (``ROUND=4``, ``g0001``...) the next 150, frozen before the fixes of a review
-made after round 3's figures. Round 1 (the default) is reproduced exactly.
+made after round 3's figures; round 5 (``ROUND=5``, ``h0001``...) what is left of that pool (114
+contexts), frozen before any rule designed after round 4's figures. Round 6 (``ROUND=6``, ``i0001``...)
+reads another source, DECODE ``rct`` (``../shared/data/decode/decode_rct.jsonl``: human-written BST, Wizard
+of Wikipedia, EmpatheticDialogues and ConvAI2 dialogues): the dialogues ``train-detector`` puts in the
+test split of ``--data`` (never read for a threshold), whose second speaker has persona lines, cut the same
+way (150 contexts). Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
 persona, turns, reply; models shuffled together, no names) and OUT_DIR/key.jsonl (item -> context,
@@ -35,12 +40,14 @@ import random
 import sys
 from pathlib import Path
 
-from consistest.core.records import Sample
+from consistest.core.records import Dialogue, Sample
+from consistest.data.decode_reader import read_decode
 from consistest.data.dialogues import read_dialogues
 from consistest.metrics.answers import is_question
 from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
 from consistest.tasks.cdconv.detector_data import split_of_dialogue
+from consistest.tasks.cdconv.train import split_of
 from consistest.tasks.consistest.generation import RespondConfig, respond
 
 SEED = "dialogues-2026-11"
@@ -53,10 +60,27 @@ def _h(*parts: object) -> int:
     return int(hashlib.sha256(":".join(map(str, (SEED, *parts))).encode()).hexdigest(), 16)
 
 
+def decode_pool(path: str) -> list[Dialogue]:
+    """DECODE dialogues of train-detector's test split (seed 13, 60/20/20 by context) whose turns alternate
+    and whose second speaker has persona lines, as dialogues of that speaker."""
+    out = []
+    for ex, line in zip(read_decode(path), Path(path).read_text(encoding="utf-8").splitlines(), strict=True):
+        obj, turns = json.loads(line), ex.turns
+        agents = [t["agent_id"] for t in obj["turns"]]
+        persona = obj["agents"][str(agents[1])]["persona_lines"] or []
+        alternate = all(a == agents[i % 2] for i, a in enumerate(agents))
+        if split_of(ex, "context", 13, (0.6, 0.2)) == "test" and alternate and persona and len(turns) >= 6:
+            out.append(Dialogue(obj["conversation_id"], tuple(persona), tuple(turns)))
+    return out
+
+
 def contexts(path: str) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
+    if path.endswith(".jsonl"):
+        pool = decode_pool(path)
+    else:
+        pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
     out: list[Sample] = []
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
         want_question = len(out) % 2 == 0
@@ -83,9 +107,9 @@ def contexts(path: str) -> list[Sample]:
                 turn=j,
             )  # fmt: skip
         )
-        if len(out) == CONTEXTS * ROUND:
+        if len(out) == CONTEXTS * min(ROUND, 5):
             break
-    return out[CONTEXTS * (ROUND - 1) :]
+    return out if ROUND == 6 else out[CONTEXTS * (ROUND - 1) :]
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
@@ -106,7 +130,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defg'[ROUND - 1]}{n:04d}"
+        item = f"{'defghi'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
