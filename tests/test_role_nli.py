@@ -47,10 +47,20 @@ class WordsNLI:
         ("cool !", "do you have a dog ?", [], []),  # nothing stated of anyone's own
         ("i like tea too .", "i like tea a lot .", [], ["i like tea a lot"]),  # the bot's own "i like tea"
         ("i'm doing good too .", "i'm doing good .", [], ["i'm doing good"]),  # how the bot is doing
+        ("i love it . i have 10 .", "i love my cats . i have 10 .", [], ["i love my cats", "i have 10"]),
+        # names nothing: liking, having, a number
+        ("i love to travel .", "no i love to travel .", ["i love to travel"], ["i love to travel"]),
+        # "no" answers the question before; it does not negate the clause
+        ("i am in a detention center .", "me too ! except i am in a detention center .",
+         ["i am in a detention center"], ["i am in a detention center"]),  # after a short lead-in
+        ("i'm free .", "when i am free in a month , i will travel .", ["i'm free"], ["i will travel"]),
+        # the condition states nothing
+        ("i'm the right person .", "don't think i'm the right person .", ["i'm the right person"], []),
+        ("i'm a painter .", "you must be a hard worker i used to be a painter .", ["i'm a painter"], []),
     ],
 )  # fmt: skip
 def test_claim_candidates(reply: str, user: str, mine: list[str], theirs: list[str]) -> None:
-    got_mine, got_theirs, held = claim_candidates(reply, user, ["i like tea .", "do you like tea ?"])
+    got_mine, got_theirs, held = claim_candidates(reply, [user], ["i like tea .", "do you like tea ?"])
     assert (got_mine, got_theirs, held) == (mine, theirs, ["i like tea"])  # the bot's question holds nothing
 
 
@@ -62,7 +72,7 @@ def test_claim_candidates(reply: str, user: str, mine: list[str], theirs: list[s
         (["hi !", "hello .", "i am a librarian at the college .", "i am a librarian ."],
          ["i am a librarian ."], None),  # its persona holds it: sharing, not role confusion
         (["i am a librarian .", "hello .", "i like tea .", "i am a librarian ."], [],
-         None),  # only the user's last turn counts, and the bot's earlier "hello"... holds nothing
+         "i am a librarian"),  # an earlier user turn counts too, and the bot's "hello" holds nothing
         (["hi !", "hello .", "are you a librarian ?", "i am a librarian ."], [], None),  # the user asked
         (["hi !", "hello .", "i am a librarian .", "i am not a librarian ."], [], None),  # negated
         (["i am a librarian ."], [], None),  # no user turn before it
@@ -73,6 +83,12 @@ def test_claim_candidates(reply: str, user: str, mine: list[str], theirs: list[s
 def test_role_claims(turns: list[str], persona: list[str], claim: str | None) -> None:
     ex = make_example(turns, None, persona=persona)
     assert role_claims(WordsNLI(), [ex]) == [claim]
+
+
+def test_every_user_turn_is_read_and_none_of_the_bots() -> None:
+    users = ["i am a nurse .", "i like tea ."]
+    _, theirs, held = claim_candidates("i am a nurse .", users, ["i have a cat ."])
+    assert (theirs, held) == (["i am a nurse", "i like tea"], ["i have a cat"])
 
 
 def test_the_bot_statements_are_read_only_for_claims_the_user_entails() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from consistest.data.decode_reader import make_example
 from consistest.metrics.answers import qa_evidence
-from consistest.metrics.self_facts import age, other_value, sex
+from consistest.metrics.self_facts import age, job, other_value, sex
 from consistest.tasks.cdconv.pairwise import PairSettings, premises, rule_evidence
 
 
@@ -76,11 +76,42 @@ def test_sex(clause: str, value: str | None) -> None:
         ("i love to run . i'm 100 years old . i'm 1", ["i'm 100 years old ."], None),  # cut off at "i'm 1"
         ("lol ! i'm 2", ["i'm 25 years old ."], None),  # cut off, and under 3
         ("i'm 16", ["i'm 27 years old ."], None),  # a number that ends an unpunctuated turn may be cut
-        ("i'm a teacher .", ["i am a nurse ."], None),  # jobs are left to the guard
+        ("i'm a teacher .", ["i am a nurse ."], ("i'm a teacher", "i am a nurse")),  # another job
+        ("i'm a teacher .", ["i am a nurse .", "i work as a custodian ."], None),  # two jobs: one more may be
+        ("i'm a cook .", ["i am a chef ."], None),  # a job of the same kind
+        ("i'm a piano teacher .", ["i am a nurse .", "i teach piano ."], None),  # its statements hold it
+        ("i'm a retired teacher .", ["i am a nurse ."], None),  # not a job held now
+        ("i am a dj .", ["i am a nurse .", "i adjust beds ."], ("i am a dj", "i am a nurse")),  # whole words
     ],
 )
 def test_other_value(reply: str, own: list[str], clash: tuple[str, str] | None) -> None:
     assert other_value(reply, own) == clash
+
+
+@pytest.mark.parametrize(
+    ("clause", "value"),
+    [
+        ("i'm a teacher", "teacher"),
+        ("yes , i'm a waitress", "waitress"),
+        ("i work as a nurse at the clinic now", "nurse"),
+        ("i am a music director at a music venue", "director"),
+        ("i'm a social media manager", "manager"),
+        ("i'm a retired teacher", None),  # not now
+        ("i'm not a nurse", None),
+        ("i'm a big fan", None),  # no job
+        ("my mom is a nurse", None),  # not the speaker
+        ("i'm a teacher and i love it", None),  # more than the statement (clauses split it before)
+    ],
+)
+def test_job(clause: str, value: str | None) -> None:
+    assert job(clause) == value
+
+
+def test_a_yes_to_a_job_question_is_read_as_the_job() -> None:
+    same = qa_evidence("are you a dentist ?", "yes .", ["i am a doctor ."])
+    assert same is None or same.rule != "slot"  # one kind
+    ev = qa_evidence("are you a waitress ?", "yes .", ["i am a nurse ."])
+    assert ev is not None and (ev.rule, ev.category) == ("slot", "history")
 
 
 def test_slot_decides_after_any_user_turn_and_after_the_role_readings() -> None:

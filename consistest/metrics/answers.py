@@ -87,7 +87,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # no age under 3 nor a number that ends an unpunctuated turn, no idioms ("a big boy"), no clash when one
 # statement agrees; ``claim`` no how-one-is-doing ("i'm doing great , thanks"); the guard reads no part of
 # either side without a content word beyond greetings and interjections ("cool !", "hi !")
-ANSWERS_VERSION = 11
+# 12: ``slot`` reads jobs too (the speaker's one job, another of another kind: "i'm a waitress" after "i am
+# a nurse"), and a yes/no answer spelled out ("yes ." to "are you a dentist ?"); designed on rounds 1-4 of
+# tests/data/dialogues (dev since round 5)
+ANSWERS_VERSION = 12
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -210,7 +213,7 @@ def qa_evidence(
         return Evidence("contradiction", "echo")
     if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
         return Evidence("contradiction", "claim")
-    if other_value(reply, premises):
+    if other_value(answer_statement(question, reply), premises):  # "yes ." to "are you a nurse ?" too
         return Evidence("contradiction", "slot")
     if not is_question(question):
         return None

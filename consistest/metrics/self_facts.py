@@ -1,19 +1,23 @@
-"""Facts of the speaker that hold one value at a time, said again with another: age and sex.
+"""Facts of the speaker that hold one value at a time, said again with another: age, sex and job.
 
 The ``slot`` reading of the detectors' answer rules (``--qa-rules``, :mod:`.answers`), after any user turn:
 a clause of the reply that gives the speaker's age ("i'm 16", "i am 30 years old", "i'm a 42 year old
 male") or sex ("because i'm a boy", "i'm a little girl") contradicts a persona sentence or earlier
 statement of the speaker's that gives another ("i'm 27 years old"; "i'm a 12 year old girl"), unless one of
-them gives the same. Other values a person may hold several of (jobs, places, pets) are left to the guard:
-on the synthetic dev split a job reading fired on personas with two jobs ("i am a musician" and "i work as
-a custodian").
+them gives the same. A job ("i'm a waitress", "i work as a nurse at the clinic") contradicts the speaker's
+job only when its statements name exactly one ("i am a doctor"; a persona may hold two: "i am a musician"
+and "i work as a custodian") and none of them holds the new one or one of its kind ("i teach piano" and
+"i'm a piano teacher"; a chef who says "i'm a cook"). Places and pets, which a person has several of, are
+left to the guard.
 
 Only a clause that is nothing but the statement counts, after fillers ("oh , i'm 16 now"): not "i feel like
 i'm 80 years old", "when i am 70 ...", "i'm a big boy", "i'm a yes man"; not an age under 3 ("i am one" is
 no age); not a number that ends a turn without punctuation, which the length limit may have cut ("i'm 2" of
-"i'm 25"). Designed on dev data (round 1 of ``tests/data/dialogues``, the synthetic dev split, DECODE
-``rct`` train and dev, ConsisTest dev replies) and a review's examples; there it fires on 21 contradictions
-and on none of 2,802 consistent turns.
+"i'm 25"). Ages and sexes were designed on dev data (round 1 of ``tests/data/dialogues``, the synthetic dev
+split, DECODE ``rct`` train and dev, ConsisTest dev replies) and a review's examples; there they fire on 21
+contradictions and on none of 2,802 consistent turns. Jobs were added on rounds 1-4 of
+``tests/data/dialogues`` (dev since round 5) and the same dev sets: 12 of their contradictions, and 1 of
+6,200 consistent turns (a persona whose second job is not said as "i am a ...").
 """
 
 from __future__ import annotations
@@ -41,6 +45,65 @@ _MALE = lex("boy man male guy dude dad father husband grandfather grandpa son")
 _MODIFIER = r"little|young|old|single|grown|married|divorced|retired|widowed|proud|teenage"
 _MODIFIERS = rf"(?:{_MODIFIER}|\d{{1,3}}[\s-]*{_OLD})"
 _SEX = re.compile(_FILLERS + _I_AM + rf"(?:an?\s+)?(?:{_MODIFIERS}\s+){{0,2}}([\w-]+)$")
+# "i'm a (two words at most) JOB (at/in/for ...)": the job's head noun
+_JOB = re.compile(
+    _FILLERS
+    + r"i\s*(?:'m|am|m|work as|'m working as|am working as)\s+(?:an?\s+)?((?:[\w-]+\s+){0,2}?)([\w-]+)"
+    r"(?:\s+(?:at|in|for|on|from|with|by|now|too|here|there)\b.*)?$"
+)
+_NOT_NOW = re.compile(r"\b(?:not|never|no|former|ex|retired|aspiring|future|wannabe|part|student)\b")
+# jobs of one kind: saying one of them when the speaker has another is no new job
+JOB_KINDS: tuple[frozenset[str], ...] = tuple(
+    lex(kind)
+    for kind in (
+        "cook chef baker",
+        "cop policeman policewoman officer sheriff detective",
+        "vet veterinarian",
+        "lawyer attorney judge",
+        "writer author novelist poet journalist reporter blogger editor",
+        "painter artist sculptor animator designer illustrator",
+        "musician singer pianist guitarist drummer violinist rapper composer dj producer director",
+        "doctor surgeon dentist physician",
+        "waiter waitress server bartender",
+        "housewife homemaker",
+        "teacher professor tutor instructor coach trainer",
+        "nurse midwife caregiver paramedic",
+        "fireman firefighter",
+        "mailman postman",
+        "farmer rancher beekeeper",
+        "programmer developer engineer technician",
+        "actor actress model dancer",
+        "housekeeper maid janitor custodian",
+        "salesman saleswoman salesperson realtor broker cashier clerk",
+        "pastor priest preacher",
+        "driver trucker",
+        "accountant banker economist analyst auditor",
+        "plumber electrician carpenter mechanic welder",
+        "scientist chemist biologist physicist",
+        "psychologist therapist counselor",
+        "manager ceo entrepreneur investor consultant",
+        "secretary receptionist assistant",
+        "photographer",
+        "librarian",
+        "pilot astronaut",
+        "soldier",
+        "athlete wrestler boxer lifeguard",
+        "babysitter nanny",
+        "hairdresser stylist barber",
+        "butcher",
+        "pharmacist",
+        "architect",
+        "miner lumberjack",
+        "fisherman",
+        "gardener landscaper florist",
+        "comedian",
+        "youtuber streamer moderator",
+        "usher",
+        "zookeeper",
+        "tailor jeweler",
+    )
+)
+JOBS = frozenset().union(*JOB_KINDS)
 
 
 def _plain(clause: str) -> str:
@@ -63,6 +126,32 @@ def sex(clause: str) -> str | None:
     return "female" if word in _FEMALE else "male" if word in _MALE else None
 
 
+def job(clause: str) -> str | None:
+    """The speaker's present job a clause states ("i'm a school teacher", "i work as a nurse at the
+    clinic"; plural heads read singular), or None ("i'm a retired teacher", "i'm not a nurse")."""
+    m = _JOB.search(_plain(clause))
+    if m is None:
+        return None
+    head = m[2] if m[2] in JOBS or not m[2].endswith("s") else m[2][:-1]
+    return head if head in JOBS and not _NOT_NOW.search(m[1]) else None
+
+
+def _kind(name: str) -> frozenset[str]:
+    return next((k for k in JOB_KINDS if name in k), frozenset({name}))
+
+
+def other_job(clause: str, held: Sequence[str]) -> str | None:
+    """The statement of ``held`` that names the speaker's one job, when ``clause`` names another of
+    another kind and no statement holds it ("i teach" for a teacher); None otherwise."""
+    new = job(clause)
+    jobs = {j for o in held if (j := job(o))}
+    if new is None or len(jobs) != 1 or new in _kind(next(iter(jobs))):
+        return None
+    if any(re.search(rf"\b{new[:4]}", _plain(o)) for o in held):
+        return None
+    return next(o for o in held if job(o))
+
+
 def _stated(text: str) -> list[str]:
     """A turn's statements: not its questions, nor a last clause ending in a number when the turn has no
     final punctuation (the length limit may have cut it)."""
@@ -74,11 +163,13 @@ def _stated(text: str) -> list[str]:
 
 
 def other_value(reply: str, own: Sequence[str]) -> tuple[str, str] | None:
-    """The first clause of ``reply`` that gives the speaker's age or sex, with the statement of ``own``
-    (persona sentences, earlier turns) that gives another, when none of ``own`` gives the same; None when
-    there is none."""
+    """The first clause of ``reply`` that gives the speaker's age, sex or job, with the statement of
+    ``own`` (persona sentences, earlier turns) that gives another, when none of ``own`` gives the same (for
+    jobs, see ``other_job``); None when there is none."""
     held = [c for t in own for c in _stated(t)]
     for c in _stated(clean_response(reply)):
+        if clash := other_job(c, held):
+            return c, clash
         for read in (age, sex):
             value = read(c)
             if value is None:
