@@ -41,16 +41,21 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         assert row["turns"] == [*items[i]["turns"], items[i]["reply"]]
 
 
-@pytest.mark.parametrize(("folder", "contradictions"), [("round2", 74), ("round3", 61), ("round4", 59)])
-def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(folder: str, contradictions: int) -> None:
-    """Each fresh round: 300 test turns of 150 new contexts, no dialogue of an earlier round, every item
-    labelled once, what was labelled being what the annotators saw."""
+@pytest.mark.parametrize(
+    ("folder", "contexts", "contradictions"),
+    [("round2", 150, 74), ("round3", 150, 61), ("round4", 150, 59), ("round5", 114, 51), ("round6", 106, 36)],
+)
+def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
+    folder: str, contexts: int, contradictions: int
+) -> None:
+    """Each fresh round: two test turns (one per model) of each of its new contexts, no dialogue of an
+    earlier round, every item labelled once, what was labelled being what the annotators saw."""
     items = {r["item"]: r for r in _rows(f"{folder}/items.jsonl")}
     key = _rows(f"{folder}/key.jsonl")
     test = read_dialogues(HERE / folder / "test.jsonl")
     rows = {r["item"]: r for r in _rows(f"{folder}/test.jsonl")}
-    assert len(test) == len(items) == len(rows) == 300 and set(rows) == set(items)
-    assert {k["split"] for k in key} == {"test"} and len({k["context"] for k in key}) == 150
+    assert len(test) == len(items) == len(rows) == 2 * contexts and set(rows) == set(items)
+    assert {k["split"] for k in key} == {"test"} and len({k["context"] for k in key}) == contexts
     assert sum(ex.label != "none" for ex in test) == contradictions
     before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, int(folder[-1])))]
     earlier = {k["dialog_id"] for name in before for k in _rows(name)}

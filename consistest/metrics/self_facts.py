@@ -16,8 +16,9 @@ no age); not a number that ends a turn without punctuation, which the length lim
 "i'm 25"). Ages and sexes were designed on dev data (round 1 of ``tests/data/dialogues``, the synthetic dev
 split, DECODE ``rct`` train and dev, ConsisTest dev replies) and a review's examples; there they fire on 21
 contradictions and on none of 2,802 consistent turns. Jobs were added on rounds 1-4 of
-``tests/data/dialogues`` (dev since round 5) and the same dev sets: 12 of their contradictions, and 1 of
-6,200 consistent turns (a persona whose second job is not said as "i am a ...").
+``tests/data/dialogues`` (dev since round 5) and the same dev sets: there ``slot`` decides 13 contradictions
+of rounds 1-4 (6 without jobs) and fires on 2 of 6,870 consistent turns (synthetic personas whose second
+job is not said as "i am a ...").
 """
 
 from __future__ import annotations

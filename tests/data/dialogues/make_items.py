@@ -24,7 +24,7 @@ contexts), frozen before any rule designed after round 4's figures. Round 6 (``R
 reads another source, DECODE ``rct`` (``../shared/data/decode/decode_rct.jsonl``: human-written BST, Wizard
 of Wikipedia, EmpatheticDialogues and ConvAI2 dialogues): the dialogues ``train-detector`` puts in the
 test split of ``--data`` (never read for a threshold), whose second speaker has persona lines, cut the same
-way (150 contexts). Round 1 (the default) is reproduced exactly.
+way (106 contexts). Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
 persona, turns, reply; models shuffled together, no names) and OUT_DIR/key.jsonl (item -> context,
