@@ -56,7 +56,17 @@ class WordsNLI:
         ("i'm free .", "when i am free in a month , i will travel .", ["i'm free"], ["i will travel"]),
         # the condition states nothing
         ("i'm the right person .", "don't think i'm the right person .", ["i'm the right person"], []),
-        ("i'm a painter .", "you must be a hard worker i used to be a painter .", ["i'm a painter"], []),
+        ("i'm a nurse .", "not me , i'm a nurse .", ["i'm a nurse"], ["i'm a nurse"]),  # "not" answers
+        ("i'm a nurse .", "i'm not a nurse .", ["i'm a nurse"], []),  # a negated clause
+        ("i'm a painter .", "you must be a worker i used to be a painter .", ["i'm a painter"], []),
+        # the listener in the lead-in
+        ("i'm a nurse .", "maybe i am a nurse .", ["i'm a nurse"], []),  # a hedge
+        ("i'm lazy .", "she thinks i am lazy .", ["i'm lazy"], []),  # hearsay
+        ("i have a dog .", "can i have a dog", ["i have a dog"], []),  # a question without "?"
+        ("i will travel .", "after i retire i will travel .", ["i will travel"], []),  # a time clause
+        ("i am a nurse .", "in my next life i will be a nurse .", ["i am a nurse"], []),  # not "my ..."
+        ("i'm a nurse .", "so yeah well ok then lol i am a nurse .", ["i'm a nurse"], []),  # too long a lead
+        ("i love them . i have a few .", "i love cats .", [], ["i love cats"]),  # names nothing
     ],
 )  # fmt: skip
 def test_claim_candidates(reply: str, user: str, mine: list[str], theirs: list[str]) -> None:
@@ -89,6 +99,10 @@ def test_every_user_turn_is_read_and_none_of_the_bots() -> None:
     users = ["i am a nurse .", "i like tea ."]
     _, theirs, held = claim_candidates("i am a nurse .", users, ["i have a cat ."])
     assert (theirs, held) == (["i am a nurse", "i like tea"], ["i have a cat"])
+    with pytest.raises(TypeError):  # one turn passed as the list would read as its characters
+        claim_candidates("i am a nurse .", "i am a nurse .", [])
+    ex = make_example(["i am a nurse .", "i am a teacher .", "hi .", "i am a teacher ."], None)
+    assert role_claims(WordsNLI(), [ex]) == [None]  # the bot's own earlier turn is no user's
 
 
 def test_the_bot_statements_are_read_only_for_claims_the_user_entails() -> None:

@@ -1,4 +1,4 @@
-"""The ``slot`` reading: the speaker's age or sex said again with another value."""
+"""The ``slot`` reading: the speaker's age, sex or job said again with another value."""
 
 from __future__ import annotations
 
@@ -82,6 +82,14 @@ def test_sex(clause: str, value: str | None) -> None:
         ("i'm a piano teacher .", ["i am a nurse .", "i teach piano ."], None),  # its statements hold it
         ("i'm a retired teacher .", ["i am a nurse ."], None),  # not a job held now
         ("i am a dj .", ["i am a nurse .", "i adjust beds ."], ("i am a dj", "i am a nurse")),  # whole words
+        ("i'm a good cook .", ["i am a nurse ."], None),  # a skill, not a job
+        ("i'm a teacher .", ["i'm a good cook ."], None),  # nor on the speaker's side
+        ("i'm a writer at heart .", ["i am a nurse ."], None),  # a pastime
+        ("i'm a fan of singers .", ["i am a nurse ."], None),
+        ("i'm a nurse manager .", ["i am a nurse ."], None),  # it names the speaker's own job too
+        ("i'm a teacher . i'm a nurse .", ["i am a nurse ."], None),
+        ("i'm a teacher .", ["i am a chef .", "i am a cook at a diner ."], ("i'm a teacher", "i am a chef")),
+        # one job said two ways is one
     ],
 )
 def test_other_value(reply: str, own: list[str], clash: tuple[str, str] | None) -> None:
@@ -101,17 +109,37 @@ def test_other_value(reply: str, own: list[str], clash: tuple[str, str] | None) 
         ("i'm a big fan", None),  # no job
         ("my mom is a nurse", None),  # not the speaker
         ("i'm a teacher and i love it", None),  # more than the statement (clauses split it before)
+        ("i'm a part-time nurse", "nurse"),
+        ("i'm a backseat driver", None),  # idioms
+        ("i'm such a teacher", None),
+        ("i'm the cook in my family", None),  # a pastime
+        ("i'm a singer in the shower", None),
+        ("i'm a chef at a diner", "chef"),  # a living
+        ("i'm a teacher lol", "teacher"),
+        ("i'm a fan of teachers", None),
+        ("i'm a nurses", "nurse"),  # plural heads read singular
     ],
 )
 def test_job(clause: str, value: str | None) -> None:
     assert job(clause) == value
 
 
-def test_a_yes_to_a_job_question_is_read_as_the_job() -> None:
-    same = qa_evidence("are you a dentist ?", "yes .", ["i am a doctor ."])
-    assert same is None or same.rule != "slot"  # one kind
-    ev = qa_evidence("are you a waitress ?", "yes .", ["i am a nurse ."])
-    assert ev is not None and (ev.rule, ev.category) == ("slot", "history")
+@pytest.mark.parametrize(
+    ("question", "reply", "slot"),
+    [
+        ("are you a waitress ?", "yes .", True),
+        ("are you a waitress ?", "yeah i am !", True),
+        ("are you 30 ?", "yes .", True),  # ages too
+        ("are you a dentist ?", "yes .", False),  # the speaker's kind of job
+        ("are you a waitress ?", "yes , i was .", False),  # not now
+        ("are you a waitress ?", "yes , in college .", False),  # more than a yes
+        ("are you a waitress ?", "yes ! i'm also a nurse .", False),  # it names its own job too
+        ("are you a good cook ?", "yes .", False),  # a skill
+    ],
+)
+def test_a_bare_yes_to_a_question_is_read_as_its_statement(question: str, reply: str, slot: bool) -> None:
+    ev = qa_evidence(question, reply, ["i am a doctor .", "i'm 25 years old ."])
+    assert (ev is not None and (ev.rule, ev.category) == ("slot", "history")) is slot
 
 
 def test_slot_decides_after_any_user_turn_and_after_the_role_readings() -> None:

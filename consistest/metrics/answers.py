@@ -9,8 +9,9 @@ word; ``is_question``):
   dogs ." after "i have three dogs ."), or says again as the bot's, adding nothing, what the user said of
   themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my garden too" after
   "i grow roses in my garden every spring"), is role confusion;
-- :mod:`.self_facts`, after any user turn too: a reply that gives the speaker's age or sex, where an earlier
-  statement gives another ("i'm 16" after "i'm 27 years old"), contradicts it (``slot``: history);
+- :mod:`.self_facts`, after any user turn too: a reply that gives the speaker's age, sex or job, where an
+  earlier statement gives another ("i'm 16" after "i'm 27 years old"; "i'm a waitress" after "i am a nurse",
+  the speaker's one job), contradicts it (``slot``: history), a bare yes read as the question's statement;
 - ``answer_statement``: a reply opening with a yes/no word or a bare short form, spelled out as the
   question's statement or its negation ("i don't have a dog . i have a cat");
 - ``qa_evidence``: where the rules can tell, whether the reply contradicts the speaker's earlier statements
@@ -90,7 +91,11 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 12: ``slot`` reads jobs too (the speaker's one job, another of another kind: "i'm a waitress" after "i am
 # a nurse"), and a yes/no answer spelled out ("yes ." to "are you a dentist ?"); designed on rounds 1-4 of
 # tests/data/dialogues (dev since round 5)
-ANSWERS_VERSION = 12
+# 13: a review's examples: no job of a skill, idiom, fan or pastime ("a good cook", "a backseat driver", "a
+# fan of singers", "a writer at heart"), none when the reply names the speaker's own job too, one job said
+# two ways is one; a yes is spelled out only when it is nothing more ("yes , i was ." is not "i am ..."),
+# which ages read too ("yes ." to "are you 30 ?" after "i'm 25")
+ANSWERS_VERSION = 13
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -104,6 +109,8 @@ CATEGORY: dict[Rule, str] = {
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
 WH = frozenset({"what", "where", "who", "whom", "whose", "when", "why", "how", "which"})
+# a yes and nothing more, in the present: what ``slot`` reads spelled out as the question's statement
+_BARE_YES = re.compile(r"^(?:(?:yes|yeah|yep|yup|sure|of course|definitely|absolutely|i am|i'm|i do)\W*)+$")
 ADDING = re.compile(r"\b(?:too|also|as well|both|either|besides|plus)\b")
 
 
@@ -213,8 +220,8 @@ def qa_evidence(
         return Evidence("contradiction", "echo")
     if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
         return Evidence("contradiction", "claim")
-    if other_value(answer_statement(question, reply), premises):  # "yes ." to "are you a nurse ?" too
-        return Evidence("contradiction", "slot")
+    if other_value(answer_statement(question, reply) if _BARE_YES.match(reply) else reply, premises):
+        return Evidence("contradiction", "slot")  # "yes ." to "are you a nurse ?" too, not "yes , i was ."
     if not is_question(question):
         return None
     if returns_question(question, reply):

@@ -139,33 +139,40 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
 
 
 _ASK_BACK = re.compile(r"\s*[,.!]?\s*(?:(?:and|what|how)\s+about\s+you|and\s+you|you)\s*\?\s*$")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|im|my)\b")
-# what may come before the user's "i ..." in one clause: not a condition, an opinion or the listener
-# ("when i am free ...", "i don't think i'm ...", "you must be ... i ...")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|im)\b")
+# what may come before the user's "i ..." in one clause: not a condition or time ("when i am free ...",
+# "after i retire"), an opinion, hearsay or hedge ("she thinks i am ...", "maybe i am ..."), a question
+# without its "?" ("can i have a dog"), or the listener ("you must be ... i ...")
 _NO_LEAD = lex(
-    "if when whenever because though although unless until than whether think thought hope wish bet guess "
-    "hear heard know knew wonder want wanted would could should might"
+    "if when whenever because though although unless until till than whether after before once as while "
+    "since where think thinks thought say says said tell tells told believe believes claim claims hope wish "
+    "bet guess hear hears heard know knows knew wonder want wants wanted would could should might maybe "
+    "perhaps probably possibly hopefully someday next can am do does did will shall may must why how what "
+    "who which"
 )
 # what a claim must say beyond liking, having or being glad: "i love it", "i have 10" name nothing
 _NAMES_NOTHING = frozenset(
-    stem(w) for w in lex("love like enjoy have here there only one thing stuff lot way time now today glad")
-) | frozenset(stem(w) for w in lex("happy sure know want go get got do did fan big"))
+    stem(w)
+    for w in lex(
+        "love like enjoy have here there only one thing stuff lot way time now today glad happy sure know "
+        "want go get got do did fan big huge them this that these those all few many ton lot lots some much "
+        "more any lol haha gonna"
+    )
+)
 
 
 def _user_statement(clause: str) -> str | None:
     """The part of a user's clause that states something of the user's own: the clause, or what follows a
-    short lead-in before its "i" or "my" ("no i love to travel", "except i am in a detention center",
-    "that is great i am expecting twins"); None for a question, a negation, or a lead-in that makes it a
-    condition or an opinion."""
+    short lead-in before its "i" ("no i love to travel", "except i am in a detention center", "that is
+    great i am expecting twins"); None for a question, a negated clause, or a lead-in that makes it a
+    condition, an opinion, hearsay, a hedge or a question without its "?"."""
     if _says_of_self(clause):
         return clause
     m = _FIRST_PERSON.search(clause.lower())
     if m is None or m.start() == 0:
         return None
-    lead = words(clause[: m.start()].lower())
-    while lead and lead[0] in ("no", "nope", "nah"):  # an answer word, not the clause's negation
-        lead = lead[1:]
-    if len(lead) > 4 or negated(lead) or set(lead) & (_NO_LEAD | _YOU):
+    lead = words(clause[: m.start()].lower())  # "no" or "not me" before it answers; it negates nothing after
+    if len(lead) > 4 or set(lead) & (_NO_LEAD | _YOU):
         return None
     rest = clause[m.start() :]
     return rest if _says_of_self(rest) else None
@@ -178,12 +185,15 @@ def _names_something(said: frozenset[str]) -> bool:
 def claim_candidates(
     reply: str, user_turns: Sequence[str], own: Sequence[str]
 ) -> tuple[list[str], list[str], list[str]]:
-    """What an NLI model reads to find a claim in other words: the reply's clauses that state something of
-    the bot's own and name something ("i love it" does not), the user's turns' clauses that state something
-    of the user's own (``_user_statement``; a trailing "you ?" that asks it back dropped: "i like to read ,
-    what about you ?"), and the bot's own statements' clauses (its persona and earlier turns; not its
-    questions). A reply clause whose words the bot's own statements hold ("i'm from ohio as well" with "i
-    live in ohio") or that says how the bot is doing ("i'm good too") is no candidate."""
+    """What an NLI model reads to find a claim in other words (``user_turns``: a list of turns, not one):
+    the reply's clauses that state something of the bot's own and name something ("i love it" does not),
+    the user's turns' clauses that state something of the user's own (``_user_statement``; a trailing "you
+    ?" that asks it back dropped: "i like to read , what about you ?"), and the bot's own statements'
+    clauses (its persona and earlier turns; not its questions). A reply clause whose words the bot's own
+    statements hold ("i'm from ohio as well" with "i live in ohio") or that says how the bot is doing ("i'm
+    good too") is no candidate."""
+    if isinstance(user_turns, str):
+        raise TypeError("user_turns is a list of turns")
     mine = [
         c for c in clauses(clean_response(reply))
         if _says_of_self(c) and _names_something(said := topic_words(c) - _ADDS - _STATE_STEMS)

@@ -35,7 +35,9 @@ from consistest.tasks.cdconv.regimes import bot_turns
 # 2: a review's examples: no candidate clause whose words the bot's own statements hold ("i'm from ohio as
 # well" with "i live in ohio") or that says how the bot is doing
 # 3: every user turn; the user's statements after a short lead-in; no reply clause that names nothing
-ROLE_NLI_VERSION = 3
+# 4: a review's examples: no lead-in of a hedge, hearsay, a time clause or a question without "?" ("maybe i
+# am", "she thinks i am", "after i retire", "can i have a dog"), none before "my"; more that names nothing
+ROLE_NLI_VERSION = 4
 ENTAILS = 0.5
 
 
