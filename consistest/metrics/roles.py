@@ -155,8 +155,8 @@ _NAMES_NOTHING = frozenset(
     stem(w)
     for w in lex(
         "love like enjoy have here there only one thing stuff lot way time now today glad happy sure know "
-        "want go get got do did fan big huge them this that these those all few many ton lot lots some much "
-        "more any lol haha gonna"
+        "want go get got do did fan big huge them this that these those all few many ton lots some much more "
+        "any lol haha gonna"
     )
 )
 

@@ -18,9 +18,10 @@ alarms). ``role:3`` reads every user turn, not only the last (as the token rule 
 user's statements after a short lead-in ("no i love to travel", "except i am in a detention center"), and
 drops reply clauses that name nothing ("i love it", "i have 10"): on rounds 1-4 of ``tests/data/dialogues``
 (dev since round 5) it flags 54 of their 276 contradictions (37 with ``role:2``) and 23 of their 924
-consistent turns (13).
-Versioned as ``ROLE_NLI_VERSION``, which ``nli-pairs`` stores with its thresholds. It reads what
-the answer rules leave, before the guard's contradiction pairs.
+consistent turns (13). ``role:4`` drops a review's false alarms (user statements after a hedge, hearsay, a
+time clause or a question without its "?"): 52 and 23 there. Versioned as ``ROLE_NLI_VERSION``, which
+``nli-pairs`` stores with its thresholds. It reads what the answer rules leave, before the guard's
+contradiction pairs.
 """
 
 from __future__ import annotations
