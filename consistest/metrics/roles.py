@@ -42,8 +42,9 @@ _YOU = lex("you your you're yours yourself you've you'd you'll")
 # opinions and hearsay state no fact of the speaker's ("i think the weather is great", "i heard you run")
 _NO_CLAIM = HEDGES | lex("think thought heard hear seem seems i'd id")
 ECHO_MIN_WORDS = 4
+_I = r"i|i'm|i've|im"  # the speaker's "i", as a clause may open with it
 _SELF = re.compile(
-    r"^(?:(?:yes|yeah|oh|well|wow|so|and|but|ok|okay)\W+)*(?:(?P<i>i|i'm|i've|im)\b|my\s+(?P<what>[\w']+))"
+    rf"^(?:(?:yes|yeah|oh|well|wow|so|and|but|ok|okay)\W+)*(?:(?P<i>{_I})\b|my\s+(?P<what>[\w']+))"
 )
 _ADDS = lex("too also well really so very lot much still")  # what a claim may add: "i have a dog too"
 # how one is doing is no fact to claim ("i'm doing great , thanks" after "i'm doing great , you ?")
@@ -139,7 +140,7 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
 
 
 _ASK_BACK = re.compile(r"\s*[,.!]?\s*(?:(?:and|what|how)\s+about\s+you|and\s+you|you)\s*\?\s*$")
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|im)\b")
+_FIRST_PERSON = re.compile(rf"\b(?:{_I})\b")
 # what may come before the user's "i ..." in one clause: not a condition or time ("when i am free ...",
 # "after i retire"), an opinion, hearsay or hedge ("she thinks i am ...", "maybe i am ..."), a question
 # without its "?" ("can i have a dog"), or the listener ("you must be ... i ...")

@@ -155,20 +155,22 @@ def _kind(name: str) -> frozenset[str]:
     return next((k for k in JOB_KINDS if name in k), frozenset({name}))
 
 
-def other_job(clause: str, held: Sequence[str], said: Sequence[str] = ()) -> str | None:
-    """The statement of ``held`` that names the speaker's one job (one kind: "a chef" and "a cook at a
-    diner" are one), when ``clause`` names another of another kind, no statement holds it ("i teach" for a
-    teacher) and nothing ``said`` with it names the speaker's own ("i'm a nurse manager", "... i'm also a
-    nurse"); None otherwise."""
+def other_job(
+    clause: str, jobs: Sequence[tuple[str, str]], held: Sequence[str], said: Sequence[str]
+) -> str | None:
+    """The statement that names the speaker's one job (``jobs``: the (statement, job) pairs of ``held``; one
+    kind: "a chef" and "a cook at a diner" are one), when ``clause`` names another of another kind, no
+    statement of ``held`` holds it ("i teach" for a teacher) and nothing ``said`` with it names the
+    speaker's own ("i'm a nurse manager", "... i'm also a nurse"); None otherwise."""
     new = job(clause)
-    kinds = {_kind(j) for o in held if (j := job(o))}
+    kinds = {_kind(j) for _, j in jobs}
     if new is None or len(kinds) != 1 or new in (kind := next(iter(kinds))):
         return None
     if any(re.search(rf"\b{new[:4]}", _plain(o)) for o in held):
         return None
     if any(w in kind for c in said for w in re.findall(r"[\w-]+", _plain(c))):
         return None
-    return next(o for o in held if job(o))
+    return jobs[0][0]
 
 
 def _stated(text: str) -> list[str]:
@@ -186,9 +188,10 @@ def other_value(reply: str, own: Sequence[str]) -> tuple[str, str] | None:
     ``own`` (persona sentences, earlier turns) that gives another, when none of ``own`` gives the same (for
     jobs, see ``other_job``); None when there is none."""
     held = [c for t in own for c in _stated(t)]
+    jobs = [(o, j) for o in held if (j := job(o))]  # read once, not once per clause of the reply
     said = _stated(clean_response(reply))
     for c in said:
-        if clash := other_job(c, held, said):
+        if clash := other_job(c, jobs, held, said):
             return c, clash
         for read in (age, sex):
             value = read(c)
