@@ -24,7 +24,10 @@ contexts), frozen before any rule designed after round 4's figures. Round 6 (``R
 reads another source, DECODE ``rct`` (``../shared/data/decode/decode_rct.jsonl``: human-written BST, Wizard
 of Wikipedia, EmpatheticDialogues and ConvAI2 dialogues): the dialogues ``train-detector`` puts in the
 test split of ``--data`` (never read for a threshold), whose second speaker has persona lines, cut the same
-way (106 contexts). Round 1 (the default) is reproduced exactly.
+way (106 contexts). Round 7 (``ROUND=7``, ``j0001``...) takes every other dialogue of that test split with
+at least six turns, with or without persona lines (none is read twice), cut as before or, where no turn of
+the wanted kind exists, at any agent turn; frozen before any reading designed after rounds 5-6's figures.
+Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
 persona, turns, reply; models shuffled together, no names) and OUT_DIR/key.jsonl (item -> context,
@@ -60,24 +63,28 @@ def _h(*parts: object) -> int:
     return int(hashlib.sha256(":".join(map(str, (SEED, *parts))).encode()).hexdigest(), 16)
 
 
-def decode_pool(path: str) -> list[Dialogue]:
+def decode_pool(path: str, need_persona: bool = True) -> list[Dialogue]:
     """DECODE dialogues of train-detector's test split (seed 13, 60/20/20 by context) whose turns alternate
-    and whose second speaker has persona lines, as dialogues of that speaker."""
+    and whose second speaker has persona lines (unless ``need_persona`` is off), as that speaker's."""
     out = []
     for ex, line in zip(read_decode(path), Path(path).read_text(encoding="utf-8").splitlines(), strict=True):
         obj, turns = json.loads(line), ex.turns
         agents = [t["agent_id"] for t in obj["turns"]]
         persona = obj["agents"][str(agents[1])]["persona_lines"] or []
         alternate = all(a == agents[i % 2] for i, a in enumerate(agents))
-        if split_of(ex, "context", 13, (0.6, 0.2)) == "test" and alternate and persona and len(turns) >= 6:
+        kept = alternate and (bool(persona) or not need_persona) and len(turns) >= 6
+        if kept and split_of(ex, "context", 13, (0.6, 0.2)) == "test":
             out.append(Dialogue(obj["conversation_id"], tuple(persona), tuple(turns)))
     return out
 
 
-def contexts(path: str) -> list[Sample]:
+def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if path.endswith(".jsonl"):
+    if round_ == 7:
+        taken = {s.dialog_id for s in contexts(path, 6)}
+        pool = [d for d in decode_pool(path, need_persona=False) if d.dialog_id not in taken]
+    elif path.endswith(".jsonl"):
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
@@ -85,7 +92,9 @@ def contexts(path: str) -> list[Sample]:
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
         want_question = len(out) % 2 == 0
         utts = d.utterances
-        cuts = [j for j in range(5, len(utts), 2) if is_question(utts[j - 1]) == want_question]
+        every = range(5, len(utts), 2)
+        wanted = [j for j in every if is_question(utts[j - 1]) == want_question]
+        cuts = wanted or (list(every) if round_ == 7 else [])
         if not cuts:
             continue
         j = random.Random(f"{SEED}:{d.dialog_id}").choice(cuts)
@@ -107,9 +116,9 @@ def contexts(path: str) -> list[Sample]:
                 turn=j,
             )  # fmt: skip
         )
-        if len(out) == CONTEXTS * min(ROUND, 5):
+        if len(out) == CONTEXTS * min(round_, 5):
             break
-    return out if ROUND == 6 else out[CONTEXTS * (ROUND - 1) :]
+    return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
@@ -130,7 +139,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghi'[ROUND - 1]}{n:04d}"
+        item = f"{'defghij'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
