@@ -22,6 +22,7 @@ from consistest.tasks.cdconv.pairwise import (
     example_pairs,
     pick_tau,
     rule_evidence,
+    scored,
 )
 from consistest.tasks.cdconv.report import figures_with_intervals, point_figures
 from consistest.tasks.cdconv.role_nli import ROLE_NLI_VERSION
@@ -304,6 +305,50 @@ def test_qa_rules_belong_to_nli_pairs(tmp_path: Path) -> None:
     args = ["train-detector", "--architecture", "pair", "--qa-rules", "--data", str(DECODE_STYLE)]
     res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "o")])
     assert res.exit_code == 2 and "--qa-rules is a setting of --architecture nli-pairs" in res.output
+
+
+def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None:
+    from tests.tiny_models import tiny_roberta_classifier
+
+    guard = tiny_roberta_classifier(tmp_path / "guard")
+    args = ["train-detector", "--architecture", "nli-pairs", "--nli", str(guard), "--data", str(DECODE_STYLE),
+            "--dev", str(DECODE_STYLE), "--no-guard-pairs", "-q"]  # fmt: skip
+    res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "plain")])
+    assert res.exit_code == 2 and "add --qa-rules" in res.output and not (tmp_path / "plain").exists()
+    out = tmp_path / "rules"
+    res = CliRunner().invoke(main, [*args, "--qa-rules", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    info = json.loads((out / "detector.json").read_text())
+    assert info["guard_pairs"] is False and "+role:" in info["signature"]
+    assert info["signature"].split("|pairs:")[1].split("|")[0].endswith("/no-guard-pairs")
+    ds, samples = demo
+    labels = _labels(tmp_path / "labels.jsonl", samples[:12], ["history", "consistent", "intra"] * 4)
+    detect = ["detect", "--detector", str(out), "--data", str(labels), "--dataset", str(ds), "--n-boot", "20"]
+    res = CliRunner().invoke(main, [*detect, "--out", str(tmp_path / "rules.jsonl")])
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in (tmp_path / "rules.jsonl").read_text().splitlines()]
+    for r in rows:  # no guard score anywhere: a rule's verdict, or nothing found
+        ruled = [k for k in r["stage_probabilities"] if k.startswith("rule:")]
+        assert ruled or (r["category"] == "none" and r["contradiction_probability"] == 0.0), r
+
+
+def test_guard_pairs_are_read_unless_switched_off() -> None:
+    from tests.test_role_nli import WordsNLI
+
+    exs = [  # the token rules decide the first (an echo), the guard the second
+        make_example(["i'm a nurse at the city hospital .", "i'm a nurse at the city hospital ."], None),
+        make_example(["what do you do for fun ?", "i swim ."], None, persona=["i hate water ."]),
+    ]
+    on, off = PairSettings(qa=True, roles=True), PairSettings(qa=True, roles=True, guard_pairs=False)
+    assert off.tag() == on.tag() + "/no-guard-pairs"
+    nli = WordsNLI()
+    scores, rules = scored(nli, exs, on)
+    assert rules[0] is not None and rules[1] is None and set(scores[1]) == {"history", "persona"}
+    assert ("i hate water .", "i swim .") in nli.asked
+    nli = WordsNLI()
+    scores, rules_off = scored(nli, exs, off)
+    assert rules_off == rules and scores == [{}, {}]  # the rules as before; the guard read no pair
+    assert ("i hate water .", "i swim .") not in nli.asked
 
 
 def test_nli_pairs_needs_a_guard(tmp_path: Path) -> None:

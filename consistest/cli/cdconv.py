@@ -70,6 +70,13 @@ ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
     "the guard on the question's topic, and the answer rules decide where they can (returned questions, "
     "a yes/no word its own reply contradicts, the other stand than the persona).",
 )
+@click.option(
+    "--guard-pairs/--no-guard-pairs",
+    default=True,
+    show_default=True,
+    help="nli-pairs with --qa-rules: the guard reads the last turn against --pairs for contradictions; "
+    "off, only the answer rules and the role reading decide (it did no better on real dialogues).",
+)
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output detector directory.")
 @click.option(
     "--base",

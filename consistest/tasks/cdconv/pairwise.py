@@ -61,10 +61,12 @@ class PairSettings:
     unit: Unit = "sentence"
     qa: bool = False  # read the last turn with the user's question (the answer rules)
     roles: bool = False  # with qa: the guard reads claims of the user's facts in other words (role_nli)
+    guard_pairs: bool = True  # off (with qa): the guard reads no contradiction pairs; the rules decide
 
     def tag(self) -> str:
         qa = f"/qa:{ANSWERS_VERSION}" + (f"+role:{ROLE_NLI_VERSION}" if self.roles else "")
-        return f"{'+'.join(self.sources)}/{self.unit}" + (qa if self.qa else "")
+        off = "" if self.guard_pairs else "/no-guard-pairs"
+        return f"{'+'.join(self.sources)}/{self.unit}" + (qa if self.qa else "") + off
 
 
 def _parts(text: str, unit: Unit) -> list[str]:
@@ -117,13 +119,16 @@ def scored(
     nli: ProbabilisticNLI, examples: Sequence[DialogueExample], settings: PairSettings
 ) -> tuple[list[dict[str, float]], list[Evidence | None]]:
     """The rules' verdicts (with ``roles``, the guard's reading of claims in other words after them), and
-    the guard's scores for the dialogues they leave (empty for the others: the guard does not read them)."""
+    the guard's scores for the dialogues they leave (empty for the others, and for every one without
+    ``guard_pairs``: the guard does not read them)."""
     rules = rule_evidence(examples, settings)
     if settings.qa and settings.roles:
         left = [i for i, ev in enumerate(rules) if ev is None]
         claims = role_claims(nli, [examples[i] for i in left])
         for i, claim in zip(left, claims, strict=True):
             rules[i] = None if claim is None else Evidence("contradiction", "claim-nli")
+    if not settings.guard_pairs:
+        return [{} for _ in rules], rules
     left = [ex for ex, ev in zip(examples, rules, strict=True) if ev is None]
     it = iter(contradiction_scores(nli, left, settings))
     return [next(it) if ev is None else {} for ev in rules], rules
@@ -208,7 +213,8 @@ class PairwiseDetector:
                 path=str(self.dir / DETECTOR_FILE),
                 field="role_nli",
             )
-        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa), roles)
+        pairs = self.info.get("guard_pairs", True)  # absent before it could be switched off
+        self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa), roles, pairs)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
         scores, rules = scored(self.guard, examples, self.settings)
@@ -242,6 +248,8 @@ def calibrate(
 
     if not set(settings.sources) <= set(SOURCES) or not settings.sources or settings.unit not in UNITS:
         raise InputError(f"pairs come from {', '.join(SOURCES)}, by turn or sentence", field="pairs")
+    if not settings.guard_pairs and not settings.qa:
+        raise InputError("without the guard's pairs only the answer rules decide: add --qa-rules", field="qa")
     guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
@@ -278,6 +286,7 @@ def calibrate(
         "unit": settings.unit,
         "qa_rules": ANSWERS_VERSION if settings.qa else False,
         "role_nli": ROLE_NLI_VERSION if settings.qa and settings.roles else False,
+        "guard_pairs": settings.guard_pairs,
         "dev": {name: sum(ex.label is not None for ex in v) for name, v in dev.items()},
         "signature": signature,
     }

@@ -40,6 +40,7 @@ class TrainDetectorConfig:
     nli: str | None = None  # nli-pairs: the guard
     pair_unit: pw.Unit = "sentence"
     pair_sources: tuple[pw.Source, ...] = ("history", "persona")
+    guard_pairs: bool = True  # nli-pairs with qa_rules: off, only the rules and the role reading decide
     qa_rules: bool = False  # nli-pairs: read the last turn with the user's question (answer rules)
     dataset: str | None = None  # the dataset directory of scored ConsisTest runs among the inputs
     split_by: SplitBy = "context"
@@ -77,6 +78,7 @@ class TrainDetectorConfig:
             "nli",
             "pair_unit",
             "qa_rules",
+            "guard_pairs",
             "decision",
         )
         for k in (*drop, "pair_sources", *(() if self.user_turn else ("user_turn",))):
@@ -199,6 +201,8 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         raise InputError("--user-turn is a setting of the pair view (--architecture pair)", field="user_turn")
     if cfg.qa_rules and cfg.architecture != pw.ARCHITECTURE:
         raise InputError("--qa-rules is a setting of --architecture nli-pairs", field="qa_rules")
+    if not cfg.guard_pairs and not cfg.qa_rules:
+        raise InputError("--no-guard-pairs leaves the rules to decide: add --qa-rules", field="qa_rules")
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
     examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
@@ -274,7 +278,7 @@ def calibrate_pairs(
     ``--data`` (with ``--qa-rules``, turns after a statement get their own, from both); the dev split is
     reported either way."""
     dev = devs or {"dev": parts["dev"]}
-    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit, cfg.qa_rules, roles=cfg.qa_rules)
+    settings = pw.PairSettings(cfg.pair_sources, cfg.pair_unit, cfg.qa_rules, cfg.qa_rules, cfg.guard_pairs)
     extra = parts["dev"] if devs else []  # turns after a statement: the dev split's too (regimes.py)
     info = pw.calibrate(
         cfg.nli, settings, dev, out, statement_dev=extra, batch_size=cfg.batch_size, device=cfg.device
