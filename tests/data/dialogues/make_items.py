@@ -27,6 +27,9 @@ test split of ``--data`` (never read for a threshold), whose second speaker has 
 way (106 contexts). Round 7 (``ROUND=7``, ``j0001``...) takes every other dialogue of that test split with
 at least six turns, with or without persona lines (none is read twice), cut as before or, where no turn of
 the wanted kind exists, at any agent turn; frozen before any reading designed after rounds 5-6's figures.
+Round 8 (``ROUND=8``, ``k0001``...) reads the dev split of that file the same way (150 contexts): the
+human turns of those dialogues were read, as consistent ones, when thresholds were picked on the dev split
+of ``--data``, the model turns never; frozen before any choice made on round 7's figures.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -63,9 +66,10 @@ def _h(*parts: object) -> int:
     return int(hashlib.sha256(":".join(map(str, (SEED, *parts))).encode()).hexdigest(), 16)
 
 
-def decode_pool(path: str, need_persona: bool = True) -> list[Dialogue]:
+def decode_pool(path: str, need_persona: bool = True, split: str = "test") -> list[Dialogue]:
     """DECODE dialogues of train-detector's test split (seed 13, 60/20/20 by context) whose turns alternate
-    and whose second speaker has persona lines (unless ``need_persona`` is off), as that speaker's."""
+    (or ``split``) and whose second speaker has persona lines (unless ``need_persona`` is off), as that
+    speaker's."""
     out = []
     for ex, line in zip(read_decode(path), Path(path).read_text(encoding="utf-8").splitlines(), strict=True):
         obj, turns = json.loads(line), ex.turns
@@ -73,7 +77,7 @@ def decode_pool(path: str, need_persona: bool = True) -> list[Dialogue]:
         persona = obj["agents"][str(agents[1])]["persona_lines"] or []
         alternate = all(a == agents[i % 2] for i, a in enumerate(agents))
         kept = alternate and (bool(persona) or not need_persona) and len(turns) >= 6
-        if kept and split_of(ex, "context", 13, (0.6, 0.2)) == "test":
+        if kept and split_of(ex, "context", 13, (0.6, 0.2)) == split:
             out.append(Dialogue(obj["conversation_id"], tuple(persona), tuple(turns)))
     return out
 
@@ -81,7 +85,9 @@ def decode_pool(path: str, need_persona: bool = True) -> list[Dialogue]:
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if round_ == 7:
+    if round_ == 8:
+        pool = decode_pool(path, need_persona=False, split="dev")
+    elif round_ == 7:
         taken = {s.dialog_id for s in contexts(path, 6)}
         pool = [d for d in decode_pool(path, need_persona=False) if d.dialog_id not in taken]
     elif path.endswith(".jsonl"):
@@ -94,7 +100,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         utts = d.utterances
         every = range(5, len(utts), 2)
         wanted = [j for j in every if is_question(utts[j - 1]) == want_question]
-        cuts = wanted or (list(every) if round_ == 7 else [])
+        cuts = wanted or (list(every) if round_ >= 7 else [])
         if not cuts:
             continue
         j = random.Random(f"{SEED}:{d.dialog_id}").choice(cuts)
@@ -116,7 +122,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
                 turn=j,
             )  # fmt: skip
         )
-        if len(out) == CONTEXTS * min(round_, 5):
+        if len(out) == CONTEXTS * (min(round_, 5) if round_ < 8 else 1):
             break
     return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
@@ -139,7 +145,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghij'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijk'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
