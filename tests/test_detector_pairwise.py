@@ -326,6 +326,8 @@ def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None
     detect = ["detect", "--detector", str(out), "--data", str(labels), "--dataset", str(ds), "--n-boot", "20"]
     res = CliRunner().invoke(main, [*detect, "--out", str(tmp_path / "rules.jsonl")])
     assert res.exit_code == 0, res.output
+    by = json.loads((tmp_path / "rules.metrics.json").read_text())["decided_by"]
+    assert "guard" not in by and by["no-pairs"] > 0 and "the guard reading no pairs" in res.output
     rows = [json.loads(x) for x in (tmp_path / "rules.jsonl").read_text().splitlines()]
     for r in rows:  # no guard score anywhere: a rule's verdict, or nothing found
         ruled = [k for k in r["stage_probabilities"] if k.startswith("rule:")]

@@ -147,9 +147,11 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     by = decided_by(rows[name])
     if by:
         summary["decided_by"] = by
-        rules = ", ".join(f"{k} {v:,}" for k, v in sorted(by.items()) if k != "guard")
-        log.info(f"decided by the answer rules: {sum(by.values()) - by.get('guard', 0):,} ({rules}); "
-                 f"by the guard: {by.get('guard', 0):,}", quiet=cfg.quiet)  # fmt: skip
+        rules = ", ".join(f"{k} {v:,}" for k, v in sorted(by.items()) if k not in _NOT_RULES)
+        ruled = sum(v for k, v in by.items() if k not in _NOT_RULES)
+        unread = f"; none, the guard reading no pairs: {by['no-pairs']:,}" if "no-pairs" in by else ""
+        log.info(f"decided by the answer rules: {ruled:,} ({rules}); by the guard: {by.get('guard', 0):,}"
+                 + unread, quiet=cfg.quiet)  # fmt: skip
     if cfg.out is not None:
         atomic_write_jsonl(preds_path, rows[name])
         atomic_write_json(metrics_file, summary)
@@ -157,13 +159,23 @@ def run_detect(cfg: DetectConfig) -> dict[str, Any]:
     return summary
 
 
+_NOT_RULES = ("guard", "no-pairs")
+
+
 def decided_by(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
     """How many dialogues each answer rule and the guard decided (``nli-pairs --qa-rules``: a row's first
-    stage is ``rule:<name>`` where a rule decided); empty for detectors without the answer rules."""
+    stage is ``rule:<name>`` where a rule decided, and it has none where no rule did and the guard read no
+    pairs: ``no-pairs``); empty for detectors without the answer rules."""
     stages = [next(iter(r.get("stage_probabilities") or {}), "") for r in rows]
     if not any(s.startswith("rule:") for s in stages):
         return {}
-    return _counts([s.removeprefix("rule:") if s.startswith("rule:") else "guard" for s in stages])
+    return _counts([_decider(s) for s in stages])
+
+
+def _decider(stage: str) -> str:
+    if stage.startswith("rule:"):
+        return stage.removeprefix("rule:")
+    return "guard" if stage else "no-pairs"
 
 
 def check_detector_choice(cfg: DetectConfig) -> None:
