@@ -29,7 +29,8 @@ at least six turns, with or without persona lines (none is read twice), cut as b
 the wanted kind exists, at any agent turn; frozen before any reading designed after rounds 5-6's figures.
 Round 8 (``ROUND=8``, ``k0001``...) reads the dev split of that file the same way (150 contexts): the
 human turns of those dialogues were read, as consistent ones, when thresholds were picked on the dev split
-of ``--data``, the model turns never; frozen before any choice made on round 7's figures.
+of ``--data``, the model turns never; frozen before any choice made on round 7's figures. Round 9
+(``ROUND=9``, ``l0001``...) takes the rest of that split's pool, cut the same way.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -85,7 +86,7 @@ def decode_pool(path: str, need_persona: bool = True, split: str = "test") -> li
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if round_ == 8:
+    if round_ >= 8:
         pool = decode_pool(path, need_persona=False, split="dev")
     elif round_ == 7:
         taken = {s.dialog_id for s in contexts(path, 6)}
@@ -122,9 +123,9 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
                 turn=j,
             )  # fmt: skip
         )
-        if len(out) == CONTEXTS * (min(round_, 5) if round_ < 8 else 1):
+        if len(out) == CONTEXTS * (min(round_, 5) if round_ < 8 else 1) and round_ != 9:
             break
-    return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
+    return out[CONTEXTS:] if round_ == 9 else out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
@@ -145,7 +146,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijk'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijkl'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
