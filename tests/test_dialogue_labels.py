@@ -51,6 +51,7 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         ("round6", 106, 36),
         ("round7", 139, 54),
         ("round8", 150, 36),
+        ("round9", 104, 39),
     ],
 )
 def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(

@@ -30,7 +30,8 @@ the wanted kind exists, at any agent turn; frozen before any reading designed af
 Round 8 (``ROUND=8``, ``k0001``...) reads the dev split of that file the same way (150 contexts): the
 human turns of those dialogues were read, as consistent ones, when thresholds were picked on the dev split
 of ``--data``, the model turns never; frozen before any choice made on round 7's figures. Round 9
-(``ROUND=9``, ``l0001``...) takes the rest of that split's pool, cut the same way.
+(``ROUND=9``, ``l0001``...) takes the rest of that split's pool, cut the same way, frozen before a
+detector trained on rounds 1-8 was read on it.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
