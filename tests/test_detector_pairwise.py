@@ -332,6 +332,9 @@ def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None
     for r in rows:  # no guard score anywhere: a rule's verdict, or nothing found
         ruled = [k for k in r["stage_probabilities"] if k.startswith("rule:")]
         assert ruled or (r["category"] == "none" and r["contradiction_probability"] == 0.0), r
+    (out / "detector.json").write_text(json.dumps({**info, "guard_pairs": "false"}))
+    res = CliRunner().invoke(main, detect)
+    assert res.exit_code == 2 and "detector.json" in res.output and "guard_pairs is true or" in res.output
 
 
 def test_guard_pairs_are_read_unless_switched_off() -> None:

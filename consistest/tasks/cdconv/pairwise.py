@@ -214,6 +214,9 @@ class PairwiseDetector:
                 field="role_nli",
             )
         pairs = self.info.get("guard_pairs", True)  # absent before it could be switched off
+        if not isinstance(pairs, bool):
+            where = str(self.dir / DETECTOR_FILE)
+            raise InputError("guard_pairs is true or false", path=where, field="guard_pairs")
         self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa), roles, pairs)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:

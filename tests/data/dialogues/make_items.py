@@ -69,8 +69,8 @@ def _h(*parts: object) -> int:
 
 
 def decode_pool(path: str, need_persona: bool = True, split: str = "test") -> list[Dialogue]:
-    """DECODE dialogues of train-detector's test split (seed 13, 60/20/20 by context) whose turns alternate
-    (or ``split``) and whose second speaker has persona lines (unless ``need_persona`` is off), as that
+    """DECODE dialogues of train-detector's test split (or ``split``; seed 13, 60/20/20 by context) whose
+    turns alternate and whose second speaker has persona lines (unless ``need_persona`` is off), as that
     speaker's."""
     out = []
     for ex, line in zip(read_decode(path), Path(path).read_text(encoding="utf-8").splitlines(), strict=True):
@@ -96,6 +96,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
+    limit = None if round_ == 9 else CONTEXTS if round_ == 8 else CONTEXTS * min(round_, 5)
     out: list[Sample] = []
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
         want_question = len(out) % 2 == 0
@@ -124,9 +125,11 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
                 turn=j,
             )  # fmt: skip
         )
-        if len(out) == CONTEXTS * (min(round_, 5) if round_ < 8 else 1) and round_ != 9:
+        if len(out) == limit:
             break
-    return out[CONTEXTS:] if round_ == 9 else out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
+    if round_ == 9:  # what round 8 left of the same pool
+        return out[CONTEXTS:]
+    return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
