@@ -332,28 +332,37 @@ def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None
     for r in rows:  # no guard score anywhere: a rule's verdict, or nothing found
         ruled = [k for k in r["stage_probabilities"] if k.startswith("rule:")]
         assert ruled or (r["category"] == "none" and r["contradiction_probability"] == 0.0), r
-    (out / "detector.json").write_text(json.dumps({**info, "guard_pairs": "false"}))
-    res = CliRunner().invoke(main, detect)
-    assert res.exit_code == 2 and "detector.json" in res.output and "guard_pairs is true or" in res.output
+    for bad, error in (("false", "guard_pairs must be true or false"), (False, "add --qa-rules")):
+        (out / "detector.json").write_text(json.dumps({**info, "guard_pairs": bad, "qa_rules": bad and 13}))
+        res = CliRunner().invoke(main, detect)
+        assert res.exit_code == 2 and "detector.json" in res.output and error in res.output, res.output
+    del info["guard_pairs"]  # a folder calibrated before the option existed reads the pairs
+    (out / "detector.json").write_text(json.dumps(info))
+    res = CliRunner().invoke(main, [*detect, "--out", str(tmp_path / "old.jsonl")])
+    assert res.exit_code == 0, res.output
+    assert "by the guard: 0" not in res.output and "reading no pairs" not in res.output
 
 
 def test_guard_pairs_are_read_unless_switched_off() -> None:
     from tests.test_role_nli import WordsNLI
 
-    exs = [  # the token rules decide the first (an echo), the guard the second
+    exs = [  # the token rules decide the first (an echo), the guard the second, the role reading the third
         make_example(["i'm a nurse at the city hospital .", "i'm a nurse at the city hospital ."], None),
         make_example(["what do you do for fun ?", "i swim ."], None, persona=["i hate water ."]),
+        make_example(["hi !", "hello .", "i am a librarian at the college .", "i am a librarian ."], None),
     ]
     on, off = PairSettings(qa=True, roles=True), PairSettings(qa=True, roles=True, guard_pairs=False)
     assert off.tag() == on.tag() + "/no-guard-pairs"
     nli = WordsNLI()
     scores, rules = scored(nli, exs, on)
     assert rules[0] is not None and rules[1] is None and set(scores[1]) == {"history", "persona"}
+    assert rules[2] is not None and rules[2].rule == "claim-nli"
     assert ("i hate water .", "i swim .") in nli.asked
     nli = WordsNLI()
     scores, rules_off = scored(nli, exs, off)
-    assert rules_off == rules and scores == [{}, {}]  # the rules as before; the guard read no pair
-    assert ("i hate water .", "i swim .") not in nli.asked
+    assert rules_off == rules and scores == [{}, {}, {}]  # the rules and the role reading as before
+    assert ("i hate water .", "i swim .") not in nli.asked  # ... and the guard read no contradiction pair
+    assert ("i am a librarian at the college", "i am a librarian") in nli.asked
 
 
 def test_nli_pairs_needs_a_guard(tmp_path: Path) -> None:

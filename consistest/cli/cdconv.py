@@ -75,7 +75,7 @@ ARCHITECTURES = ("pair", "flatten", "hierarchical", "nli-pairs")
     default=True,
     show_default=True,
     help="nli-pairs with --qa-rules: the guard reads the last turn against --pairs for contradictions; "
-    "off, only the answer rules and the role reading decide (it did no better on real dialogues).",
+    "off, only the answer rules (still reading --pairs' premises) and the role reading decide.",
 )
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Output detector directory.")
 @click.option(

@@ -192,6 +192,11 @@ class PairwiseDetector:
                 path=str(self.dir / DETECTOR_FILE),
                 field="tau_statement",
             )
+        pairs = self.info.get("guard_pairs", True)  # absent before it could be switched off
+        if not isinstance(pairs, bool) or not (pairs or qa):
+            got = "must be true or false" if not isinstance(pairs, bool) else "false needs the answer rules"
+            raise InputError(f"guard_pairs {got} (got {pairs!r}); without the pairs add --qa-rules",
+                             path=str(self.dir / DETECTOR_FILE), field="guard_pairs")  # fmt: skip
         spec = nli or self.info["guard"]
         guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
         if not isinstance(guard, ProbabilisticNLI):
@@ -213,10 +218,6 @@ class PairwiseDetector:
                 path=str(self.dir / DETECTOR_FILE),
                 field="role_nli",
             )
-        pairs = self.info.get("guard_pairs", True)  # absent before it could be switched off
-        if not isinstance(pairs, bool):
-            where = str(self.dir / DETECTOR_FILE)
-            raise InputError("guard_pairs is true or false", path=where, field="guard_pairs")
         self.settings = PairSettings(tuple(self.info["sources"]), self.info["unit"], bool(qa), roles, pairs)
 
     def predict(self, examples: Sequence[DialogueExample]) -> list[Prediction]:
@@ -252,7 +253,8 @@ def calibrate(
     if not set(settings.sources) <= set(SOURCES) or not settings.sources or settings.unit not in UNITS:
         raise InputError(f"pairs come from {', '.join(SOURCES)}, by turn or sentence", field="pairs")
     if not settings.guard_pairs and not settings.qa:
-        raise InputError("without the guard's pairs only the answer rules decide: add --qa-rules", field="qa")
+        raise InputError("without the guard's pairs only the answer rules decide: add --qa-rules",
+                         field="guard_pairs")  # fmt: skip
     guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")

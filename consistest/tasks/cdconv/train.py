@@ -201,8 +201,9 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
         raise InputError("--user-turn is a setting of the pair view (--architecture pair)", field="user_turn")
     if cfg.qa_rules and cfg.architecture != pw.ARCHITECTURE:
         raise InputError("--qa-rules is a setting of --architecture nli-pairs", field="qa_rules")
-    if not cfg.guard_pairs and not cfg.qa_rules:
-        raise InputError("--no-guard-pairs leaves the rules to decide: add --qa-rules", field="qa_rules")
+    if not cfg.guard_pairs and (cfg.architecture != pw.ARCHITECTURE or not cfg.qa_rules):
+        raise InputError("--no-guard-pairs is a setting of nli-pairs --qa-rules: add --qa-rules",
+                         field="guard_pairs")  # fmt: skip
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
     examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]

@@ -133,6 +133,10 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
+    if not 1 <= ROUND <= 9:
+        sys.exit(f"make_items.py: ROUND is 1 to 9, not {ROUND}")
+    if (ROUND >= 6) != dialogues.endswith(".jsonl"):
+        sys.exit(f"make_items.py: rounds 6-9 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
     by_id = {s.id: s for s in samples}
     rows = []
