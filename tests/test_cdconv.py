@@ -437,7 +437,7 @@ def test_the_data_hash_covers_personas_and_leaves_persona_free_data_as_it_was() 
 def test_an_nli_pairs_detector_with_a_malformed_tau_is_refused_before_loading_its_guard(
     tmp_path: Path, tau
 ) -> None:
-    from consistest.tasks.cdconv.pairwise import load_detector
+    from consistest.tasks.cdconv.loading import load_detector
 
     info = {"architecture": "nli-pairs", "guard": str(tmp_path / "no-such-guard"), "tau": tau}
     (tmp_path / "detector.json").write_text(json.dumps(info))

@@ -109,7 +109,7 @@ def evaluate_sets(
     boot_seed: int = 0,
 ) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
     """(metrics per labelled set, prediction rows per set) of a trained or calibrated detector."""
-    from consistest.tasks.cdconv.pairwise import load_detector
+    from consistest.tasks.cdconv.loading import load_detector
 
     detector = load_detector(detector_dir, batch_size=batch_size, device=device, nli=nli)
     results, rows = {}, {}

@@ -295,20 +295,3 @@ def calibrate(
         "dev": {name: sum(ex.label is not None for ex in v) for name, v in dev.items()},
         "signature": signature,
     }
-
-
-def load_detector(
-    directory: str | Path, *, batch_size: int = 64, device: str = "cpu", nli: str | None = None
-):
-    """A trained detector or a calibrated ``nli-pairs`` one, by the architecture its ``detector.json``
-    names."""
-    from consistest.tasks.cdconv.detector import Detector, architecture_of
-
-    spec = Path(directory) / DETECTOR_FILE
-    if not spec.is_file():
-        raise InputError(
-            f"not a trained detector (no {DETECTOR_FILE}); run consistest train-detector", path=str(directory)
-        )
-    if architecture_of(read_json(spec)) == ARCHITECTURE:
-        return PairwiseDetector(directory, batch_size=batch_size, device=device, nli=nli)
-    return Detector(directory, batch_size=batch_size, device=device)
