@@ -315,6 +315,9 @@ def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None
             "--dev", str(DECODE_STYLE), "--no-guard-pairs", "-q"]  # fmt: skip
     res = CliRunner().invoke(main, [*args, "--out", str(tmp_path / "plain")])
     assert res.exit_code == 2 and "add --qa-rules" in res.output and not (tmp_path / "plain").exists()
+    for extra in (["--pair-unit", "turn"], ["--pairs", "history,persona,intra"]):  # would change nothing
+        res = CliRunner().invoke(main, [*args, "--qa-rules", *extra, "--out", str(tmp_path / "x")])
+        assert res.exit_code == 2 and "leave them out" in res.output and not (tmp_path / "x").exists()
     out = tmp_path / "rules"
     res = CliRunner().invoke(main, [*args, "--qa-rules", "--out", str(out)])
     assert res.exit_code == 0, res.output

@@ -204,6 +204,9 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     if not cfg.guard_pairs and (cfg.architecture != pw.ARCHITECTURE or not cfg.qa_rules):
         raise InputError("--no-guard-pairs is a setting of nli-pairs --qa-rules: add --qa-rules",
                          field="guard_pairs")  # fmt: skip
+    if not cfg.guard_pairs and (cfg.pair_unit != "sentence" or "intra" in cfg.pair_sources):
+        raise InputError("--no-guard-pairs reads no pairs, so --pair-unit turn and --pairs intra would "
+                         "change nothing but the signature: leave them out", field="guard_pairs")  # fmt: skip
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
     examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
