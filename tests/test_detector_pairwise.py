@@ -354,6 +354,8 @@ def test_guard_pairs_are_read_unless_switched_off() -> None:
         make_example(["what do you do for fun ?", "i swim ."], None, persona=["i hate water ."]),
         make_example(["hi !", "hello .", "i am a librarian at the college .", "i am a librarian ."], None),
     ]
+    with pytest.raises(InputError, match="add --qa-rules"):  # nothing would decide
+        PairSettings(guard_pairs=False)
     on, off = PairSettings(qa=True, roles=True), PairSettings(qa=True, roles=True, guard_pairs=False)
     assert off.tag() == on.tag() + "/no-guard-pairs"
     nli = WordsNLI()

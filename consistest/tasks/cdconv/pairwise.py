@@ -63,6 +63,11 @@ class PairSettings:
     roles: bool = False  # with qa: the guard reads claims of the user's facts in other words (role_nli)
     guard_pairs: bool = True  # off (with qa): the guard reads no contradiction pairs; the rules decide
 
+    def __post_init__(self) -> None:
+        if not self.guard_pairs and not self.qa:
+            raise InputError("without the guard's pairs only the answer rules decide: add --qa-rules",
+                             field="guard_pairs")  # fmt: skip
+
     def tag(self) -> str:
         qa = f"/qa:{ANSWERS_VERSION}" + (f"+role:{ROLE_NLI_VERSION}" if self.roles else "")
         off = "" if self.guard_pairs else "/no-guard-pairs"
@@ -252,9 +257,6 @@ def calibrate(
 
     if not set(settings.sources) <= set(SOURCES) or not settings.sources or settings.unit not in UNITS:
         raise InputError(f"pairs come from {', '.join(SOURCES)}, by turn or sentence", field="pairs")
-    if not settings.guard_pairs and not settings.qa:
-        raise InputError("without the guard's pairs only the answer rules decide: add --qa-rules",
-                         field="guard_pairs")  # fmt: skip
     guard = load_nli(spec, batch_size=batch_size, device=device, quiet=True)
     if not isinstance(guard, ProbabilisticNLI):
         raise InputError(f"the guard {guard.name!r} gives no probabilities", field="nli")
