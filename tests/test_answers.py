@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from consistest.metrics.answers import (
+    Evidence,
     answer_polarity,
     answer_statement,
     is_question,
@@ -12,7 +13,7 @@ from consistest.metrics.answers import (
     qa_evidence,
     returns_question,
 )
-from consistest.metrics.roles import claims_user_fact, echoes
+from consistest.metrics.roles import claims_user_fact, copies, echoes
 
 
 @pytest.mark.parametrize(
@@ -290,7 +291,6 @@ def test_an_echo_decides_after_a_statement_too() -> None:
             ["i like tea ."],
             "oh i do gymnastics every day",
         ),
-        ("i'm a librarian .", ["i am a librarian ."], [], None),  # one content word: too little to tell
         # a second review's false alarms: its own value, the opposite, someone else, a wish
         ("my favorite band is queen .", ["my favorite band is the beatles . you ?"], [], None),
         ("i work at a bakery downtown .", ["i work at a bank downtown ."], [], None),
@@ -329,10 +329,71 @@ def test_an_echo_decides_after_a_statement_too() -> None:
         ("i love my dog .", ["my dog is old ."], [], None),
         # how one is doing is no fact to claim
         ("i'm doing great , thanks .", ["i'm doing great , how are you ?"], [], None),
+        # one content word is a claim when it names something, not when it names nothing or only a number
+        ("i'm a librarian .", ["i am a librarian ."], [], "i'm a librarian"),
+        ("i'm a librarian .", ["i'm a librarian at the school ."], [], "i'm a librarian"),
+        ("i'm a librarian .", ["i'm a librarian ."], ["i work as a librarian ."], None),
+        ("i love it .", ["i love it !"], [], None),
+        ("i'm 45 .", ["i'm 45 ."], [], None),
     ],
 )
 def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected: str | None) -> None:
     assert claims_user_fact(reply, users, own) == expected
+
+
+@pytest.mark.parametrize(
+    ("turn", "reply", "own", "expected"),
+    [
+        # a sentence of the user's statement taken over, part of the turn, a wish or an opinion
+        (
+            "Getting a dog sounds like a good idea. I'd like a poodle, if I could pick any breed.",
+            "I'm not sure about that. I'd like a poodle.",
+            [],
+            True,
+        ),
+        (
+            "you are better off reading the books . the movies are lame .",
+            "the movies are lame . i agree .",
+            [],
+            True,
+        ),  # fmt: skip
+        (
+            "i think they were bred from the original pinschers , but i'm not sure .",
+            "i think they were bred from the original pinschers .",
+            [],
+            True,
+        ),  # fmt: skip
+        # a question is no statement to take over; the bot's own statement holds it
+        (
+            "have you told many people about this relation ?",
+            "i have told many people about this relation .",
+            [],
+            False,
+        ),  # fmt: skip
+        ("i have two dogs .", "i have two dogs and they are great .", ["i have two dogs ."], False),
+        # a greeting; one word shared; a short run in a sentence of the bot's own; asked back
+        ("nice to meet you , my friend .", "nice to meet you , my friend .", [], False),
+        ("i love my three dogs and my cat .", "i have a cat named tom and a parrot .", [], False),
+        (
+            "i grow roses in my garden .",
+            "my neighbour grows tomatoes and peppers in my garden and sells them at the market .",
+            [],
+            False,
+        ),  # fmt: skip
+        ("i like to read books .", "you like to read books ?", [], False),
+    ],
+)
+def test_copies(turn: str, reply: str, own: list[str], expected: bool) -> None:
+    assert copies(turn, reply, own) is expected
+
+
+def test_a_copy_is_role_confusion_an_echo_first() -> None:
+    """In ``qa_evidence`` a whole turn repeated is an echo, a sentence of it taken over a copy."""
+    turn = "it is hard to find good food here . i want to learn to cook ."
+    assert qa_evidence(turn, "i want to learn to cook .", []) == Evidence("contradiction", "copy")
+    assert qa_evidence(turn, "oh , " + turn, []) == Evidence("contradiction", "echo")
+    assert qa_evidence(turn, "i want to learn to cook .", ["i want to learn to cook ."]) is None
+    assert Evidence("contradiction", "copy").category == "role"
 
 
 def test_an_echo_of_what_the_bot_holds_is_no_role_confusion() -> None:

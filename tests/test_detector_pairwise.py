@@ -336,7 +336,9 @@ def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None
         ruled = [k for k in r["stage_probabilities"] if k.startswith("rule:")]
         assert ruled or (r["category"] == "none" and r["contradiction_probability"] == 0.0), r
     for bad, error in (("false", "guard_pairs must be true or false"), (False, "add --qa-rules")):
-        (out / "detector.json").write_text(json.dumps({**info, "guard_pairs": bad, "qa_rules": bad and 13}))
+        (out / "detector.json").write_text(
+            json.dumps({**info, "guard_pairs": bad, "qa_rules": bad and ANSWERS_VERSION})
+        )
         res = CliRunner().invoke(main, detect)
         assert res.exit_code == 2 and "detector.json" in res.output and error in res.output, res.output
     del info["guard_pairs"]  # a folder calibrated before the option existed reads the pairs
@@ -352,7 +354,9 @@ def test_guard_pairs_are_read_unless_switched_off() -> None:
     exs = [  # the token rules decide the first (an echo), the guard the second, the role reading the third
         make_example(["i'm a nurse at the city hospital .", "i'm a nurse at the city hospital ."], None),
         make_example(["what do you do for fun ?", "i swim ."], None, persona=["i hate water ."]),
-        make_example(["hi !", "hello .", "i am a librarian at the college .", "i am a librarian ."], None),
+        make_example(
+            ["hi !", "hello .", "well except i am a librarian at the college .", "i am a librarian ."], None
+        ),
     ]
     with pytest.raises(InputError, match="add --qa-rules"):  # nothing would decide
         PairSettings(guard_pairs=False)

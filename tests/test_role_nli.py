@@ -113,7 +113,9 @@ def test_the_bot_statements_are_read_only_for_claims_the_user_entails() -> None:
 
 
 def test_a_claim_decides_as_a_role_rule_only_with_roles() -> None:
-    ex = make_example(["hi !", "hello .", "i am a librarian at the college .", "i am a librarian ."], None)
+    # "except" before the user's "i": the token rule reads no statement there, the NLI reading does
+    user = "well except i am a librarian at the college ."
+    ex = make_example(["hi !", "hello .", user, "i am a librarian ."], None)
     (s_on,), (ev,) = scored(WordsNLI(), [ex], PairSettings(qa=True, roles=True))
     assert ev is not None and ev.rule == "claim-nli" and s_on == {}  # the guard reads no pair of it
     assert decide(ex.id, s_on, 0.5, ev).category == "role"

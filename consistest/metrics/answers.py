@@ -6,9 +6,11 @@ and, but for the first, only where the user's turn is a question (it ends with "
 word; ``is_question``):
 
 - :mod:`.roles`, after any user turn: a reply that repeats it word for word (``echo``: "oh , i have three
-  dogs ." after "i have three dogs ."), or says again as the bot's, adding nothing, what the user said of
-  themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my garden too" after
-  "i grow roses in my garden every spring"), is role confusion;
+  dogs ." after "i have three dogs ."), takes over one of its statements nearly word for word (``copy``:
+  "i think they were bred from the original pinschers ." after "i think they're cute . i think they were
+  bred from the original pinschers , but i'm not sure ."), or says again as the bot's, adding nothing, what
+  the user said of themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my
+  garden too" after "i grow roses in my garden every spring"), is role confusion;
 - :mod:`.self_facts`, after any user turn too: a reply that gives the speaker's age, sex or job, where an
   earlier statement gives another ("i'm 16" after "i'm 27 years old"; "i'm a waitress" after "i am a nurse",
   the speaker's one job), contradicts it (``slot``: history), a bare yes read as the question's statement;
@@ -53,7 +55,7 @@ from consistest.metrics.propositions import (
     question_keys,
     statement_keys,
 )
-from consistest.metrics.roles import claims_user_fact, echoes
+from consistest.metrics.roles import claims_user_fact, copies, echoes
 from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
 from consistest.metrics.self_facts import other_value
 from consistest.metrics.stances import clause_reading
@@ -95,16 +97,19 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # fan of singers", "a writer at heart"), none when the reply names the speaker's own job too, one job said
 # two ways is one; a yes is spelled out only when it is nothing more ("yes , i was ." is not "i am ..."),
 # which ages read too ("yes ." to "are you 30 ?" after "i'm 25")
-ANSWERS_VERSION = 13
+# 14: ``copy``, a sentence of the user's statement taken over nearly word for word, opinions and wishes
+# included; ``claim`` of one content word that names something ("i'm a librarian"); designed on rounds 1-9
+# of tests/data/dialogues (all dev by then), frozen before round 10 was read
+ANSWERS_VERSION = 14
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
 Polarity = Literal["yes", "no"]
-Rule = Literal["echo", "claim", "claim-nli", "slot", "role", "intra", "yn", "fact", "topic"]
+Rule = Literal["echo", "copy", "claim", "claim-nli", "slot", "role", "intra", "yn", "fact", "topic"]
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {
-    "echo": "role", "claim": "role", "claim-nli": "role", "slot": "history", "role": "role", "intra": "intra",
-    "yn": "history", "fact": "history", "topic": "history",
+    "echo": "role", "copy": "role", "claim": "role", "claim-nli": "role", "slot": "history", "role": "role",
+    "intra": "intra", "yn": "history", "fact": "history", "topic": "history",
 }  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
@@ -218,6 +223,8 @@ def qa_evidence(
     question, reply = _plain(question), _plain(reply)
     if echoes(question, reply, premises):
         return Evidence("contradiction", "echo")
+    if copies(question, reply, premises):
+        return Evidence("contradiction", "copy")
     if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
         return Evidence("contradiction", "claim")
     if other_value(answer_statement(question, reply) if _BARE_YES.match(reply) else reply, premises):

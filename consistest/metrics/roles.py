@@ -1,16 +1,19 @@
 """Role confusion without a fact: a bot turn that speaks the user's part, read against the user's turns only.
 
-Two readings the detectors' answer rules (``--qa-rules``, :mod:`.answers`) apply after any user turn, a
+Three readings the detectors' answer rules (``--qa-rules``, :mod:`.answers`) apply after any user turn, a
 question or not (CDConv's ``role``; the annotation guidelines of ``tests/data/dialogues``):
 
 - ``echoes``: the reply repeats the user's last turn word for word, at least ``ECHO_MIN_WORDS`` words
   ("oh , i have three dogs ." after "i have three dogs .");
+- ``copies``: a sentence of the reply takes over one of the user's statements in that turn nearly word for
+  word, an opinion or a wish included ("I'd like a poodle." after "Getting a dog sounds like a good idea.
+  I'd like a poodle, if I could pick any breed."; "The movies are lame." after "... The movies are lame.");
 - ``claims_user_fact``: a clause of the reply says again, adding nothing of its own, something the user
   said of themselves ("i grow roses in my garden too" after "i grow roses in my garden every spring"), and
   nothing the bot said or was told holds it ("i like all music" is no claim when its persona says "i like
-  all music"). A claim of one content word ("i'm a librarian") is too little to tell from sharing, and is
-  left to the guard; so is a claim in other words ("i'm a food bank worker" after "i help out at a food
-  bank"), which ``claim_candidates`` hands to an NLI model (:mod:`consistest.tasks.cdconv.role_nli`).
+  all music"). A claim of one content word counts when that word names something ("i'm a librarian", not
+  "i love it"); a claim in other words ("i'm a food bank worker" after "i help out at a food bank") is left
+  to an NLI model, to which ``claim_candidates`` hands it (:mod:`consistest.tasks.cdconv.role_nli`).
 
 Both come before the rules that need a question, so a reply that is role-confused and contradicts itself
 is ``role``, not ``intra`` as the annotation guidelines' order would have it (the verdict is the same).
@@ -24,9 +27,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from difflib import SequenceMatcher
 
 from consistest.metrics.category_text import clauses, stem, topic_words
-from consistest.metrics.clean import clean_response
+from consistest.metrics.clean import clean_response, reply_sentences
 from consistest.metrics.words import lex
 from consistest.metrics.wrong_value_words import HEDGES, negated, words
 
@@ -49,7 +53,10 @@ _SELF = re.compile(
 _ADDS = lex("too also well really so very lot much still")  # what a claim may add: "i have a dog too"
 # how one is doing is no fact to claim ("i'm doing great , thanks" after "i'm doing great , you ?")
 _STATE_STEMS = frozenset(stem(w) for w in _GREETING_WORDS | lex("well ok okay alright tired busy"))
-CLAIM_MIN_WORDS = 2  # content words of the reply clause, all of them the user's
+CLAIM_MIN_WORDS = 2  # content words of the reply clause, all of them the user's (one if it names something)
+COPY_MIN_RUN = 3  # words in a row a copied sentence shares with the user's statement ...
+COPY_RUN_SHARE = 0.4  # ... and at least this share of the sentence's words
+COPY_SHARE = 0.6  # share of the copied sentence's content words that the user's turn has
 HELD = 0.5  # share of the clause's content words a bot statement holds for it to be the bot's own
 
 
@@ -95,6 +102,31 @@ def echoes(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     )
 
 
+def _run(a: Sequence[str], b: Sequence[str]) -> int:
+    """The length of the longest run of words ``a`` and ``b`` share."""
+    return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size
+
+
+def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
+    """A sentence of the reply, not a question, takes over a statement of the user's ``turn`` (its sentences
+    that ask nothing) nearly word for word: of its content words beyond a greeting's, two at least and
+    ``COPY_SHARE`` of them are the turn's; it shares ``COPY_MIN_RUN`` words in a row, and ``COPY_RUN_SHARE``
+    of its words, with one of those statements; and none of the bot's ``own`` statements holds it. Unlike
+    ``echoes``, part of a turn, an opinion ("the movies are lame .") or a wish ("i'd like a poodle .")."""
+    stated = [s for s in reply_sentences(turn) if not s.endswith("?")]
+    theirs = topic_words(" ".join(stated))
+    runs = [[w for w in _tokens(s) if w not in ".!?"] for s in stated]
+    for sentence in reply_sentences(clean_response(reply)) if stated else ():
+        got = [w for w in _tokens(sentence) if w not in ".!?"]
+        said = topic_words(sentence) - _GREETING_WORDS
+        if sentence.endswith("?") or len(said) < 2 or len(said & theirs) < COPY_SHARE * len(said):
+            continue
+        run = max(_run(u, got) for u in runs)
+        if run >= COPY_MIN_RUN and run >= COPY_RUN_SHARE * len(got) and not _held(said, own):
+            return True
+    return False
+
+
 def _opener(clause: str) -> str | None:
     """Whose fact a clause states by its opening, after fillers: "i" (i, i'm, i've), "my <word>" (my favorite
     ..., my job ...), or None (we, my brother's, anything else)."""
@@ -120,10 +152,10 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
     """The first clause of ``reply`` that claims, as the bot's, what the user said of themselves in
     ``user_turns``: it opens as one of the user's affirmative statements does ("i ...", or "my" and the same
     word: "my favorite band ..."), is not negated, hedged, asked, an opinion or about the listener ("i love
-    that you volunteer"), says nothing beyond that statement (two content words at least, all of them the
-    user's but for "too", "also" ...: "my favorite band is queen" gives its own value after "my favorite
-    band is the beatles"), and none of the bot's ``own`` statements (its persona and earlier turns) holds
-    it; None when there is none."""
+    that you volunteer"), says nothing beyond that statement (two content words at least, or one that names
+    something, all of them the user's but for "too", "also" ...: "my favorite band is queen" gives its own
+    value after "my favorite band is the beatles"), and none of the bot's ``own`` statements (its persona
+    and earlier turns) holds it; None when there is none."""
     users = [
         (c, _opener(c)) for t in user_turns for c in clauses(t)
         if not c.rstrip().endswith("?") and not negated(words(c))
@@ -132,7 +164,7 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
         if not _says_of_self(c):
             continue
         who, said = _opener(c), topic_words(c) - _ADDS - _STATE_STEMS
-        if len(said) < CLAIM_MIN_WORDS or _held(said, own):
+        if not said or (len(said) < CLAIM_MIN_WORDS and not _names_something(said)) or _held(said, own):
             continue
         if any(who == theirs and said <= topic_words(u) for u, theirs in users):
             return c
