@@ -33,7 +33,9 @@ of ``--data``, the model turns never; frozen before any choice made on round 7's
 (``ROUND=9``, ``l0001``...) takes the rest of that split's pool, cut the same way, frozen before a
 detector trained on rounds 1-8 was read on it. Round 10 (``ROUND=10``, ``m0001``...) reads the train
 split of that file the same way (200 contexts; its human turns are among the hard negatives detectors
-train on, the model turns are new), frozen before any reading designed after rounds 7-9's figures.
+train on, the model turns are new), frozen before any reading designed after rounds 7-9's figures; round
+11 (``ROUND=11``, ``n0001``...) the next 200 of that split, frozen before any reading designed after round
+10's figures.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -89,7 +91,7 @@ def decode_pool(path: str, need_persona: bool = True, split: str = "test") -> li
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if round_ == 10:
+    if round_ >= 10:
         pool = decode_pool(path, need_persona=False, split="train")
     elif round_ >= 8:
         pool = decode_pool(path, need_persona=False, split="dev")
@@ -100,7 +102,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-    limit = {8: CONTEXTS, 9: None, 10: 200}.get(round_, CONTEXTS * min(round_, 5))
+    limit = {8: CONTEXTS, 9: None, 10: 200, 11: 400}.get(round_, CONTEXTS * min(round_, 5))
     out: list[Sample] = []
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
         want_question = len(out) % 2 == 0
@@ -133,14 +135,16 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
             break
     if round_ == 9:  # what round 8 left of the same pool
         return out[CONTEXTS:]
+    if round_ == 11:  # the 200 after round 10's
+        return out[200:]
     return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 10:
-        sys.exit(f"make_items.py: ROUND is 1 to 10, not {ROUND}")
+    if not 1 <= ROUND <= 11:
+        sys.exit(f"make_items.py: ROUND is 1 to 11, not {ROUND}")
     if (ROUND >= 6) != dialogues.endswith(".jsonl"):
-        sys.exit(f"make_items.py: rounds 6-10 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
+        sys.exit(f"make_items.py: rounds 6-11 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
     by_id = {s.id: s for s in samples}
     rows = []
@@ -158,7 +162,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklm'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmn'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
