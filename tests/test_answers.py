@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from consistest.metrics import roles
 from consistest.metrics.answers import (
     Evidence,
     answer_polarity,
@@ -334,6 +335,15 @@ def test_an_echo_decides_after_a_statement_too() -> None:
         ("i'm a librarian .", ["i'm a librarian at the school ."], [], "i'm a librarian"),
         ("i'm a librarian .", ["i'm a librarian ."], ["i work as a librarian ."], None),
         ("i love it .", ["i love it !"], [], None),
+        (
+            "i'm nervous .",
+            ["yes it is . i'm nervous"],
+            [],
+            "i'm nervous",
+        ),  # a state of the user's, taken over
+        # an acknowledgement is no claim
+        ("i agree .", ["i agree ."], [], None),
+        ("i'm sorry .", ["i'm sorry to hear that ."], [], None),
         ("i'm 45 .", ["i'm 45 ."], [], None),
     ],
 )
@@ -381,10 +391,55 @@ def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected
             False,
         ),  # fmt: skip
         ("i like to read books .", "you like to read books ?", [], False),
+        # a review's false alarms: asked back, negated, turned to the other person, a wish or leave-taking
+        (
+            "i have three dogs and two cats .",
+            "oh , you have three dogs and two cats ? that's cool !",
+            [],
+            False,
+        ),
+        ("the movies are lame .", "the movies are not lame .", [], False),
+        (
+            "i just got back from a trip to japan .",
+            "so you just got back from a trip to japan . cool !",
+            [],
+            False,
+        ),  # fmt: skip
+        ("you love hiking in the mountains .", "i love hiking in the mountains .", [], False),
+        ("have a nice day , my friend .", "have a nice day too , my friend .", [], False),
+        ("merry christmas and happy new year !", "merry christmas and happy new year !", [], False),
+        # a run of two words is too short
+        ("i love to bake bread on sundays .", "i love baking bread each sunday .", [], False),
     ],
 )
 def test_copies(turn: str, reply: str, own: list[str], expected: bool) -> None:
     assert copies(turn, reply, own) is expected
+
+
+@pytest.mark.parametrize(
+    ("threshold", "raised", "turn", "reply"),
+    [
+        ("COPY_MIN_RUN", 4, "i love to bake bread on sundays .", "i love baking bread on sundays ."),  # run 3
+        (
+            "COPY_RUN_SHARE",
+            0.6,
+            "i collect old coins from greece and rome .",
+            "yes i collect old coins from spain and france .",
+        ),  # a run of 5 of its 9 words  # fmt: skip
+        (
+            "COPY_SHARE",
+            0.7,
+            "i love to bake bread on sundays .",
+            "i love to bake cakes for my friends .",
+        ),  # 2 of its 3 content words the turn's  # fmt: skip
+    ],
+)
+def test_each_copy_threshold_decides_a_case(
+    monkeypatch, threshold: str, raised: float, turn: str, reply: str
+) -> None:
+    assert copies(turn, reply)
+    monkeypatch.setattr(roles, threshold, raised)
+    assert not copies(turn, reply)
 
 
 def test_a_copy_is_role_confusion_an_echo_first() -> None:

@@ -11,6 +11,9 @@ word; ``is_question``):
   bred from the original pinschers , but i'm not sure ."), or says again as the bot's, adding nothing, what
   the user said of themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my
   garden too" after "i grow roses in my garden every spring"), is role confusion;
+- :mod:`.self_negation`, after any user turn too: a reply that says something of the speaker and, in
+  another clause, its negation ("i'm not a godfather . i'm a godfather .") contradicts itself
+  (``self-negation``: intra);
 - :mod:`.self_facts`, after any user turn too: a reply that gives the speaker's age, sex or job, where an
   earlier statement gives another ("i'm 16" after "i'm 27 years old"; "i'm a waitress" after "i am a nurse",
   the speaker's one job), contradicts it (``slot``: history), a bare yes read as the question's statement;
@@ -58,6 +61,7 @@ from consistest.metrics.propositions import (
 from consistest.metrics.roles import claims_user_fact, copies, echoes
 from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
 from consistest.metrics.self_facts import other_value
+from consistest.metrics.self_negation import negates_itself
 from consistest.metrics.stances import clause_reading
 from consistest.metrics.topic_facts import topic_category
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
@@ -100,16 +104,21 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 14: ``copy``, a sentence of the user's statement taken over nearly word for word, opinions and wishes
 # included; ``claim`` of one content word that names something ("i'm a librarian"); designed on rounds 1-9
 # of tests/data/dialogues (all dev by then), frozen before round 10 was read
-ANSWERS_VERSION = 14
+# 15: ``self-negation`` (:mod:`.self_negation`), after any user turn: a statement of the speaker and its
+# negation in one reply ("i'm not picky . i'm picky ."); designed on rounds 1-9 (dev), frozen before round 11
+ANSWERS_VERSION = 15
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
 Polarity = Literal["yes", "no"]
-Rule = Literal["echo", "copy", "claim", "claim-nli", "slot", "role", "intra", "yn", "fact", "topic"]
+Rule = Literal[
+    "echo", "copy", "claim", "claim-nli", "self-negation", "slot", "role", "intra", "yn", "fact", "topic"
+]
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {
-    "echo": "role", "copy": "role", "claim": "role", "claim-nli": "role", "slot": "history", "role": "role",
-    "intra": "intra", "yn": "history", "fact": "history", "topic": "history",
+    "echo": "role", "copy": "role", "claim": "role", "claim-nli": "role", "self-negation": "intra",
+    "slot": "history", "role": "role", "intra": "intra", "yn": "history", "fact": "history",
+    "topic": "history",
 }  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
@@ -227,6 +236,8 @@ def qa_evidence(
         return Evidence("contradiction", "copy")
     if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
         return Evidence("contradiction", "claim")
+    if negates_itself(reply):
+        return Evidence("contradiction", "self-negation")
     if other_value(answer_statement(question, reply) if _BARE_YES.match(reply) else reply, premises):
         return Evidence("contradiction", "slot")  # "yes ." to "are you a nurse ?" too, not "yes , i was ."
     if not is_question(question):

@@ -15,11 +15,12 @@ question or not (CDConv's ``role``; the annotation guidelines of ``tests/data/di
   "i love it"); a claim in other words ("i'm a food bank worker" after "i help out at a food bank") is left
   to an NLI model, to which ``claim_candidates`` hands it (:mod:`consistest.tasks.cdconv.role_nli`).
 
-Both come before the rules that need a question, so a reply that is role-confused and contradicts itself
-is ``role``, not ``intra`` as the annotation guidelines' order would have it (the verdict is the same).
+All three come before the rules that need a question, so a reply that is role-confused and contradicts
+itself is ``role``, not ``intra`` as the annotation guidelines' order would have it (the verdict is the same).
 
 Pure token rules over :mod:`.category_text`'s topic words; their thresholds were chosen on dev dialogues
-(the dialogue set's dev split, the synthetic dev split, DECODE ``rct``'s train and dev parts) and are
+(``echoes`` and ``claims_user_fact``: the dialogue set's dev split, the synthetic dev split, DECODE
+``rct``'s train and dev parts; ``copies``: rounds 1-9 of the dialogue set, all dev by then) and are
 versioned with the answer rules (``ANSWERS_VERSION``).
 """
 
@@ -42,6 +43,10 @@ _GREETING_WORDS = lex(
     "friend fine great thanks thank how"
 )
 _PERSONAL = lex("i i'm i've i'd i'll me my mine myself we we're we've our us")
+# wishes and leave-taking are nobody's fact to take over ("have a nice day too", "merry christmas")
+_FORMULA_WORDS = lex(
+    "day luck care soon talk talking christmas merry happy new year bye goodbye later weekend"
+)
 _YOU = lex("you your you're yours yourself you've you'd you'll")
 # opinions and hearsay state no fact of the speaker's ("i think the weather is great", "i heard you run")
 _NO_CLAIM = HEDGES | lex("think thought heard hear seem seems i'd id")
@@ -107,22 +112,42 @@ def _run(a: Sequence[str], b: Sequence[str]) -> int:
     return SequenceMatcher(None, a, b, autojunk=False).find_longest_match().size
 
 
+def _spans(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
+    """The words of ``a`` and of ``b`` from the first to the last that they share (in order)."""
+    blocks = [m for m in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks() if m.size]
+    if not blocks:
+        return [], []
+    first, last = blocks[0], blocks[-1]
+    return a[first.a : last.a + last.size], b[first.b : last.b + last.size]
+
+
+def _persons(ws: Sequence[str]) -> tuple[bool, bool]:
+    """Whether words speak of the speaker ("i", "my", ...) and whether of the listener ("you", ...)."""
+    return bool(set(ws) & _PERSONAL), bool(set(ws) & _YOU)
+
+
 def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     """A sentence of the reply, not a question, takes over a statement of the user's ``turn`` (its sentences
-    that ask nothing) nearly word for word: of its content words beyond a greeting's, two at least and
-    ``COPY_SHARE`` of them are the turn's; it shares ``COPY_MIN_RUN`` words in a row, and ``COPY_RUN_SHARE``
-    of its words, with one of those statements; and none of the bot's ``own`` statements holds it. Unlike
-    ``echoes``, part of a turn, an opinion ("the movies are lame .") or a wish ("i'd like a poodle .")."""
+    that ask nothing) nearly word for word: of its content words beyond a greeting's or a wish's, two at
+    least and ``COPY_SHARE`` of them are the turn's; it shares ``COPY_MIN_RUN`` words in a row, and
+    ``COPY_RUN_SHARE`` of its words, with the statement it shares most with, which it neither negates (in
+    the words between the first and the last they share: "the movies are not lame .") nor turns to another
+    person ("so you got back from japan ." after "i got back from japan ."; "i love hiking ." after "you
+    love hiking ."); and none of the bot's ``own`` statements holds it. Unlike ``echoes``, part of a turn,
+    an opinion ("the movies are lame .") or a wish ("i'd like a poodle .")."""
     stated = [s for s in reply_sentences(turn) if not s.endswith("?")]
     theirs = topic_words(" ".join(stated))
     runs = [[w for w in _tokens(s) if w not in ".!?"] for s in stated]
-    for sentence in reply_sentences(clean_response(reply)) if stated else ():
+    for sentence in reply_sentences(reply) if stated else ():
         got = [w for w in _tokens(sentence) if w not in ".!?"]
-        said = topic_words(sentence) - _GREETING_WORDS
+        said = topic_words(sentence) - _GREETING_WORDS - _FORMULA_WORDS
         if sentence.endswith("?") or len(said) < 2 or len(said & theirs) < COPY_SHARE * len(said):
             continue
-        run = max(_run(u, got) for u in runs)
-        if run >= COPY_MIN_RUN and run >= COPY_RUN_SHARE * len(got) and not _held(said, own):
+        source = max(runs, key=lambda u: _run(u, got))
+        run = _run(source, got)
+        theirs_part, mine_part = _spans(source, got)  # "... , but i'm not sure" outside them negates nothing
+        same = negated(tuple(theirs_part)) == negated(tuple(mine_part)) and _persons(source) == _persons(got)
+        if same and run >= COPY_MIN_RUN and run >= COPY_RUN_SHARE * len(got) and not _held(said, own):
             return True
     return False
 
@@ -164,7 +189,7 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
         if not _says_of_self(c):
             continue
         who, said = _opener(c), topic_words(c) - _ADDS - _STATE_STEMS
-        if not said or (len(said) < CLAIM_MIN_WORDS and not _names_something(said)) or _held(said, own):
+        if len(said) < CLAIM_MIN_WORDS and not _names_something(said, one=True) or _held(said, own):
             continue
         if any(who == theirs and said <= topic_words(u) for u, theirs in users):
             return c
@@ -194,6 +219,11 @@ _NAMES_NOTHING = frozenset(
 )
 
 
+_ACKNOWLEDGE = frozenset(
+    stem(w) for w in lex("agree see understand kid kidding joke joking sorry thank thanks welcome sure right")
+)
+
+
 def _user_statement(clause: str) -> str | None:
     """The part of a user's clause that states something of the user's own: the clause, or what follows a
     short lead-in before its "i" ("no i love to travel", "except i am in a detention center", "that is
@@ -211,8 +241,12 @@ def _user_statement(clause: str) -> str | None:
     return rest if _says_of_self(rest) else None
 
 
-def _names_something(said: frozenset[str]) -> bool:
-    return any(w not in _NAMES_NOTHING and not w.isdigit() for w in said)
+def _names_something(said: frozenset[str], one: bool = False) -> bool:
+    """Whether content words name something a claim could take over: not only liking, having, being glad
+    ("i love it", "i have 10"), nor, as the ``one`` word of a claim, an acknowledgement ("i agree", "i see",
+    "i'm sorry")."""
+    nothing = _NAMES_NOTHING | _ACKNOWLEDGE if one else _NAMES_NOTHING
+    return any(w not in nothing and not w.isdigit() for w in said)
 
 
 def claim_candidates(
