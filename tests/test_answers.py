@@ -381,7 +381,7 @@ def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected
             False,
         ),  # fmt: skip
         ("i have two dogs .", "i have two dogs and they are great .", ["i have two dogs ."], False),
-        # a greeting; one word shared; a short run in a sentence of the bot's own; asked back
+        # a greeting; one word shared; a sentence mostly of the bot's own words; asked back
         ("nice to meet you , my friend .", "nice to meet you , my friend .", [], False),
         ("i love my three dogs and my cat .", "i have a cat named tom and a parrot .", [], False),
         (
