@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from consistest.metrics.answers import Evidence, qa_evidence
-from consistest.metrics.self_negation import negates_itself
+from consistest.metrics.self_negation import gives_two_values, negates_itself
 
 
 @pytest.mark.parametrize(
@@ -40,3 +40,27 @@ def test_a_self_negation_is_intra_after_any_user_turn_and_after_the_role_reading
     assert got == Evidence("contradiction", "self-negation") and got.category == "intra"
     turn = "i'm not picky . i'm picky ."  # the user's turn taken over: role first, as for the other rules
     assert qa_evidence(turn, "oh , " + turn, []).category == "role"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("i'm a nurse . i'm a doctor .", ("i'm a doctor", "i'm a nurse")),
+        ("i'm 30 years old ! i'm a 32 year old !", ("i'm a 32 year old", "i'm 30 years old")),
+        ("i'm a guy . i'm a girl .", ("i'm a girl", "i'm a guy")),
+        # the same value again, a second job said as one, someone else's age, a skill, one sentence: nothing
+        ("i'm a nurse . i love my job as a nurse .", None),
+        ("i'm a teacher . i'm also a writer .", None),
+        ("i'm 30 . my son is 5 .", None),
+        ("i'm a chef . i'm a good cook .", None),
+        ("i am a teacher", None),
+        ("", None),
+    ],
+)
+def test_gives_two_values(reply: str, expected: tuple[str, str] | None) -> None:
+    assert gives_two_values(reply) == expected
+
+
+def test_two_values_are_intra() -> None:
+    got = qa_evidence("what do you do ?", "i'm a nurse . i'm a doctor .", [])
+    assert got == Evidence("contradiction", "self-slot") and got.category == "intra"

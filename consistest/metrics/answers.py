@@ -12,8 +12,9 @@ word; ``is_question``):
   the user said of themselves and nothing the bot said or was told holds (``claim``: "i grow roses in my
   garden too" after "i grow roses in my garden every spring"), is role confusion;
 - :mod:`.self_negation`, after any user turn too: a reply that says something of the speaker and, in
-  another clause, its negation ("i'm not a godfather . i'm a godfather .") contradicts itself
-  (``self-negation``: intra);
+  another clause, its negation ("i'm not a godfather . i'm a godfather ."), or gives the speaker two ages,
+  sexes or jobs ("i'm a nurse . i'm a doctor ."), contradicts itself (``self-negation``, ``self-slot``:
+  intra);
 - :mod:`.self_facts`, after any user turn too: a reply that gives the speaker's age, sex or job, where an
   earlier statement gives another ("i'm 16" after "i'm 27 years old"; "i'm a waitress" after "i am a nurse",
   the speaker's one job), contradicts it (``slot``: history), a bare yes read as the question's statement;
@@ -61,7 +62,7 @@ from consistest.metrics.propositions import (
 from consistest.metrics.roles import claims_user_fact, copies, echoes
 from consistest.metrics.rules import RULES_VERSION, Outcome, _phrase_at, judge, question_forms, skip_fillers
 from consistest.metrics.self_facts import other_value
-from consistest.metrics.self_negation import negates_itself
+from consistest.metrics.self_negation import gives_two_values, negates_itself
 from consistest.metrics.stances import clause_reading
 from consistest.metrics.topic_facts import topic_category
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
@@ -106,7 +107,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # of tests/data/dialogues (all dev by then), frozen before round 10 was read
 # 15: ``self-negation`` (:mod:`.self_negation`), after any user turn: a statement of the speaker and its
 # negation in one reply ("i'm not picky . i'm picky ."); designed on rounds 1-9 (dev), frozen before round 11
-ANSWERS_VERSION = 15
+# 16: ``self-slot``: two sentences of one reply give the speaker two ages, sexes or jobs ("i'm a nurse . i'm a
+# doctor ."); designed on rounds 1-11 (dev), frozen before round 12
+ANSWERS_VERSION = 16
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -117,8 +120,8 @@ Rule = Literal[
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {
     "echo": "role", "copy": "role", "claim": "role", "claim-nli": "role", "self-negation": "intra",
-    "slot": "history", "role": "role", "intra": "intra", "yn": "history", "fact": "history",
-    "topic": "history",
+    "self-slot": "intra", "slot": "history", "role": "role", "intra": "intra", "yn": "history",
+    "fact": "history", "topic": "history",
 }  # fmt: skip
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 ASKS = re.compile(r"\?[\s!?.:;()*'\"~-]*$")
@@ -238,6 +241,8 @@ def qa_evidence(
         return Evidence("contradiction", "claim")
     if negates_itself(reply):
         return Evidence("contradiction", "self-negation")
+    if gives_two_values(reply):
+        return Evidence("contradiction", "self-slot")
     if other_value(answer_statement(question, reply) if _BARE_YES.match(reply) else reply, premises):
         return Evidence("contradiction", "slot")  # "yes ." to "are you a nurse ?" too, not "yes , i was ."
     if not is_question(question):

@@ -1,10 +1,14 @@
-"""A reply that says something of the speaker and, in another clause, its negation (CDConv's ``intra``).
+"""A reply that contradicts itself without a question (CDConv's ``intra``): a statement and its negation,
+or two values of the speaker's age, sex or job.
 
 The answer rules' ``intra`` (:mod:`.answers`) needs a Y/N question whose yes/no word the reply's long part
 contradicts. Small chat models also contradict themselves with no question at all, in the same words: "i'm
 not a godfather . i'm a godfather ."; "i'm not picky . i'm picky ."; "i'm a big fan of cheesecake , but i'm
 not a big fan of cheesecake". ``negates_itself`` reads exactly that: two statements of the reply about the
-speaker, with the same content words, one negated and the other not.
+speaker, with the same content words, one negated and the other not. ``gives_two_values`` reads the other
+kind they make: a sentence that gives the speaker's age, sex or job where an earlier sentence of the same
+reply gives another ("i'm a nurse . i'm a doctor ."; "i'm 30 years old ! i'm a 32 year old !"), read by
+``slot``'s own readings (:mod:`.self_facts`) with the earlier sentences as the statements it checks.
 
 Not read: questions, hedges ("i'm not sure ... i'm sure"; "i know ... i don't know"), statements that
 open with anything but the speaker ("you're not ... you are"), and a negation that follows the listener
@@ -12,14 +16,17 @@ open with anything but the speaker ("you're not ... you are"), and a negation th
 with other content words are not compared ("i'm not a fan of rap , i'm a fan of rock").
 
 Pure token rules over :mod:`.category_text`'s clauses and topic words, versioned with the answer rules
-(``ANSWERS_VERSION``); designed on rounds 1-9 of ``tests/data/dialogues`` (dev), where it found 11 of the
-50 self-contradictions and flagged none of the 1,934 consistent turns.
+(``ANSWERS_VERSION``). ``negates_itself`` was designed on rounds 1-9 of ``tests/data/dialogues`` (dev), where
+it found 11 of the 50 self-contradictions and flagged none of the 1,934 consistent turns;
+``gives_two_values`` on rounds 1-11, where it flagged 8 contradictions (5 of them self-contradictions, the
+rest role or history) and none of the 2,621 consistent turns.
 """
 
 from __future__ import annotations
 
 from consistest.metrics.category_text import clauses, topic_words
-from consistest.metrics.clean import clean_response
+from consistest.metrics.clean import clean_response, reply_sentences
+from consistest.metrics.self_facts import other_value
 from consistest.metrics.words import lex
 from consistest.metrics.wrong_value_words import HEDGES, negated, words
 
@@ -48,4 +55,14 @@ def negates_itself(reply: str) -> tuple[str, str] | None:
         for second, (said_too, negative_too) in read[i + 1 :]:
             if said == said_too and negative != negative_too:
                 return first, second
+    return None
+
+
+def gives_two_values(reply: str) -> tuple[str, str] | None:
+    """The first sentence of ``reply`` that gives the speaker's age, sex or job and the earlier sentence of
+    it that gives another (``other_value``'s clause and statement); None when there is none."""
+    sentences = reply_sentences(clean_response(reply))
+    for i, sentence in enumerate(sentences[1:], 1):
+        if clash := other_value(sentence, sentences[:i]):
+            return clash
     return None
