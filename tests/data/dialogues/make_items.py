@@ -36,7 +36,8 @@ split of that file the same way (200 contexts; its human turns are among the har
 train on, the model turns are new), frozen before any reading designed after rounds 7-9's figures; round
 11 (``ROUND=11``, ``n0001``...) the next 200 of that split, frozen before any reading designed after round
 10's figures; round 12 (``ROUND=12``, ``o0001``...) the 200 after those, frozen before any reading designed
-after round 11's.
+after round 11's; round 13 (``ROUND=13``, ``p0001``...) the 200 after those, frozen before any reading
+designed after round 12's.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -103,7 +104,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-    limit = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600}.get(round_, CONTEXTS * min(round_, 5))
+    limit = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800}.get(round_, CONTEXTS * min(round_, 5))
     out: list[Sample] = []
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
         want_question = len(out) % 2 == 0
@@ -142,10 +143,10 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 12:
-        sys.exit(f"make_items.py: ROUND is 1 to 12, not {ROUND}")
+    if not 1 <= ROUND <= 13:
+        sys.exit(f"make_items.py: ROUND is 1 to 13, not {ROUND}")
     if (ROUND >= 6) != dialogues.endswith(".jsonl"):
-        sys.exit(f"make_items.py: rounds 6-12 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
+        sys.exit(f"make_items.py: rounds 6-13 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
     by_id = {s.id: s for s in samples}
     rows = []
@@ -163,7 +164,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmno'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnop'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
