@@ -408,6 +408,7 @@ def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected
         ("you love hiking in the mountains .", "i love hiking in the mountains .", [], False),
         ("have a nice day , my friend .", "have a nice day too , my friend .", [], False),
         ("merry christmas and happy new year !", "merry christmas and happy new year !", [], False),
+        ("the movies are lame .", "the movies are lame ? i loved them .", [], False),
         # a run of two words is too short
         ("i love to bake bread on sundays .", "i love baking bread each sunday .", [], False),
     ],

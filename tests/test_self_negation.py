@@ -29,6 +29,17 @@ from consistest.metrics.self_negation import gives_two_values, negates_itself
         # the negation follows the listener: the listener's state, not the speaker's (a reply cut off)
         ("i'm glad you're not . i'm glad you're", None),
         ("", None),
+        # a negation carried by "do" or a contraction, fillers aside: read
+        ("i don't have a dog . i have a dog .", ("i don't have a dog", "i have a dog")),
+        ("my dog isn't friendly . my dog is friendly .", ("my dog isn't friendly", "my dog is friendly")),
+        ("i'm not really a fan . i'm just a fan .", ("i'm not really a fan", "i'm just a fan")),
+        # a review's false alarms: another tense, another order, words of its own, "not just"
+        ("i'm not married . i was married , but we divorced .", None),
+        ("my dog is not afraid of my cat . my cat is afraid of my dog .", None),
+        ("i'm not working . i'm working on it .", None),
+        ("i'm not a morning person but i'm a morning person on weekends", None),
+        ("i'm not just a nurse . i'm a nurse .", None),
+        ("i'm not sure . i'm sure .", None),  # a hedge, the same words
     ],
 )
 def test_negates_itself(reply: str, expected: tuple[str, str] | None) -> None:
@@ -53,6 +64,12 @@ def test_a_self_negation_is_intra_after_any_user_turn_and_after_the_role_reading
         ("i'm a teacher . i'm also a writer .", None),
         ("i'm 30 . my son is 5 .", None),
         ("i'm a chef . i'm a good cook .", None),
+        # a second job said as an addition or a side job
+        ("i'm a lawyer . i'm an author too .", None),
+        ("i'm a nurse . i'm a part time bartender .", None),
+        ("i'm a doctor . i'm a dj at night .", None),
+        # the third sentence against the first two
+        ("i'm a nurse . i love my patients . i'm a doctor .", ("i'm a doctor", "i'm a nurse")),
         ("i am a teacher", None),
         ("", None),
     ],

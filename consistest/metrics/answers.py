@@ -109,13 +109,28 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # negation in one reply ("i'm not picky . i'm picky ."); designed on rounds 1-9 (dev), frozen before round 11
 # 16: ``self-slot``: two sentences of one reply give the speaker two ages, sexes or jobs ("i'm a nurse . i'm a
 # doctor ."); designed on rounds 1-11 (dev), frozen before round 12
-ANSWERS_VERSION = 16
+# 17: a review's examples: ``self-negation`` compares the two statements word for word in order, the negation,
+# its "do" and fillers taken out ("i'm not married . i was married ." is none; "i don't have a dog . i have a
+# dog ." is read), "not just" negates nothing; ``self-slot`` takes no second job said as an addition or a side
+# job ("i'm an author too", "a part time bartender"); revised on rounds 1-12 (dev), frozen before round 13
+ANSWERS_VERSION = 17
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
 Polarity = Literal["yes", "no"]
 Rule = Literal[
-    "echo", "copy", "claim", "claim-nli", "self-negation", "slot", "role", "intra", "yn", "fact", "topic"
+    "echo",
+    "copy",
+    "claim",
+    "claim-nli",
+    "self-negation",
+    "self-slot",
+    "slot",
+    "role",
+    "intra",
+    "yn",
+    "fact",
+    "topic",
 ]
 # the ``topic`` rule's contradictions carry the category it found (``Evidence.found``); "history" otherwise
 CATEGORY: dict[Rule, str] = {

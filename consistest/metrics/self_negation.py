@@ -3,48 +3,76 @@ or two values of the speaker's age, sex or job.
 
 The answer rules' ``intra`` (:mod:`.answers`) needs a Y/N question whose yes/no word the reply's long part
 contradicts. Small chat models also contradict themselves with no question at all, in the same words: "i'm
-not a godfather . i'm a godfather ."; "i'm not picky . i'm picky ."; "i'm a big fan of cheesecake , but i'm
-not a big fan of cheesecake". ``negates_itself`` reads exactly that: two statements of the reply about the
-speaker, with the same content words, one negated and the other not. ``gives_two_values`` reads the other
-kind they make: a sentence that gives the speaker's age, sex or job where an earlier sentence of the same
-reply gives another ("i'm a nurse . i'm a doctor ."; "i'm 30 years old ! i'm a 32 year old !"), read by
-``slot``'s own readings (:mod:`.self_facts`) with the earlier sentences as the statements it checks.
+not a godfather . i'm a godfather ."; "i don't have a dog . i have a dog ."; "i'm a big fan of cheesecake ,
+but i'm not a big fan of cheesecake". ``negates_itself`` reads exactly that: two statements of the reply
+about the speaker that say the same words in the same order once the negation is taken out (and the "do"
+that carries it, and fillers such as "really" or "just"), one negated and the other not. ``gives_two_values``
+reads the other kind they make: a sentence that gives the speaker's age, sex or job where an earlier
+sentence of the same reply gives another ("i'm a nurse . i'm a doctor ."; "i'm 30 years old ! i'm a 32 year
+old !"), read by ``slot``'s own readings (:mod:`.self_facts`) with the earlier sentences as the statements it
+checks.
 
 Not read: questions, hedges ("i'm not sure ... i'm sure"; "i know ... i don't know"), statements that
-open with anything but the speaker ("you're not ... you are"), and a negation that follows the listener
-("i'm glad you're not . i'm glad you're ..." negates the listener's state, not the speaker's). Statements
-with other content words are not compared ("i'm not a fan of rap , i'm a fan of rock").
+open with anything but the speaker ("you're not ... you are"), a negation that follows the listener ("i'm
+glad you're not . i'm glad you're ..." negates the listener's state, not the speaker's), "not just" and "not
+only" (which negate nothing), statements in another tense or order ("i'm not married . i was married";
+"my dog is not afraid of my cat . my cat is afraid of my dog") or with words of their own ("i'm not working
+. i'm working on it"), and a second job said as an addition or a side job ("i'm a lawyer . i'm an author
+too ."; "i'm a nurse . i'm a part time bartender .").
 
-Pure token rules over :mod:`.category_text`'s clauses and topic words, versioned with the answer rules
-(``ANSWERS_VERSION``). ``negates_itself`` was designed on rounds 1-9 of ``tests/data/dialogues`` (dev), where
-it found 11 of the 50 self-contradictions and flagged none of the 1,934 consistent turns;
-``gives_two_values`` on rounds 1-11, where it flagged 8 contradictions (5 of them self-contradictions, the
-rest role or history) and none of the 2,621 consistent turns.
+Pure token rules, versioned with the answer rules (``ANSWERS_VERSION``). ``negates_itself`` was designed on
+rounds 1-9 of ``tests/data/dialogues`` (dev) and ``gives_two_values`` on rounds 1-11, and both revised on
+rounds 1-12 after a review's examples (``qa:17``).
 """
 
 from __future__ import annotations
+
+import re
 
 from consistest.metrics.category_text import clauses, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
 from consistest.metrics.self_facts import other_value
 from consistest.metrics.words import lex
-from consistest.metrics.wrong_value_words import HEDGES, negated, words
+from consistest.metrics.wrong_value_words import HEDGES, words
 
 _SPEAKER = lex("i i'm i've im my")  # a statement about the speaker opens with one of these
 _LISTENER = lex("you your you're yours yourself you've you'd you'll")
+_NEGATORS = lex("not no never n't")
+# what a negated contraction or the speaker's contraction says without its negation
+_EXPAND = {
+    "i'm": ("i", "am"), "im": ("i", "am"), "i've": ("i", "have"), "isn't": ("is",), "aren't": ("are",),
+    "wasn't": ("was",), "weren't": ("were",), "haven't": ("have",), "hasn't": ("has",), "can't": ("can",),
+    "cannot": ("can",), "won't": ("will",), "wouldn't": ("would",), "couldn't": ("could",),
+}  # fmt: skip
+_DO = lex("do does did don't doesn't didn't")  # "i don't have" says "i have" once "not" is out
+_FILLERS = lex("really just actually truly so very too also even still quite")
+# a second job said as an addition or a side job is no other value ("i'm an author too")
+_SIDE_JOB = re.compile(
+    r"\b(?:too|also|as well|besides|plus|volunteer|part[- ]time|freelance|side|weekends?|nights?|hobby)\b"
+)
 
 
-def _reading(clause: str) -> tuple[frozenset[str], bool] | None:
-    """What a statement of the speaker says (its content words) and whether the speaker negates it; None
-    for a question, a hedge, a statement about someone else or one without a content word."""
+def _reading(clause: str) -> tuple[tuple[str, ...], bool] | None:
+    """What a statement of the speaker says, as its words without negation, "do" or fillers, and whether the
+    speaker negates it; None for a question, a hedge, a statement about someone else or one without a
+    content word."""
     ws = words(clause)
     if not ws or ws[0] not in _SPEAKER or clause.rstrip().endswith("?") or set(ws) & HEDGES:
         return None
-    said = topic_words(clause)
-    if not said:
+    if not topic_words(clause):
         return None
     upto = next((i for i, w in enumerate(ws) if w in _LISTENER), len(ws))
-    return said, negated(ws[:upto])
+    said: list[str] = []
+    negative = False
+    for i, w in enumerate(ws):
+        neg = w in _NEGATORS or w.endswith("n't")
+        if neg and ws[i + 1 : i + 2] in (("just",), ("only",)):
+            neg = False  # "not just a nurse" says "a nurse"
+        negative |= neg and i < upto
+        if w in _DO or w in _FILLERS or (neg and w not in _EXPAND):
+            continue
+        said += _EXPAND.get(w, (w,))
+    return tuple(said), negative
 
 
 def negates_itself(reply: str) -> tuple[str, str] | None:
@@ -60,9 +88,11 @@ def negates_itself(reply: str) -> tuple[str, str] | None:
 
 def gives_two_values(reply: str) -> tuple[str, str] | None:
     """The first sentence of ``reply`` that gives the speaker's age, sex or job and the earlier sentence of
-    it that gives another (``other_value``'s clause and statement); None when there is none."""
+    it that gives another (``other_value``'s clause and statement), but for a job said as an addition or a
+    side job; None when there is none."""
     sentences = reply_sentences(clean_response(reply))
     for i, sentence in enumerate(sentences[1:], 1):
-        if clash := other_value(sentence, sentences[:i]):
+        clash = other_value(sentence, sentences[:i])
+        if clash and not _SIDE_JOB.search(sentence.lower()):
             return clash
     return None
