@@ -189,7 +189,7 @@ def claims_user_fact(reply: str, user_turns: Sequence[str], own: Sequence[str]) 
         if not _says_of_self(c):
             continue
         who, said = _opener(c), topic_words(c) - _ADDS - _STATE_STEMS
-        if len(said) < CLAIM_MIN_WORDS and not _names_something(said, one=True) or _held(said, own):
+        if (len(said) < CLAIM_MIN_WORDS and not _names_something(said, one=True)) or _held(said, own):
             continue
         if any(who == theirs and said <= topic_words(u) for u, theirs in users):
             return c
