@@ -33,7 +33,7 @@ from difflib import SequenceMatcher
 from consistest.metrics.category_text import clauses, stem, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
 from consistest.metrics.words import lex
-from consistest.metrics.wrong_value_words import HEDGES, negated, words
+from consistest.metrics.wrong_value_words import FIRST_PERSON, HEDGES, LISTENER, negated, words
 
 _TOKEN = re.compile(r"[\w']+|[.!?]")
 _OPENERS = lex("yes yeah oh well ok okay so and")
@@ -42,12 +42,10 @@ _GREETING_WORDS = lex(
     "hi hello hey there going doing today mate ya y o u good morning evening afternoon night nice meet "
     "friend fine great thanks thank how"
 )
-_PERSONAL = lex("i i'm i've i'd i'll me my mine myself we we're we've our us")
 # wishes and leave-taking are nobody's fact to take over ("have a nice day too", "merry christmas")
 _FORMULA_WORDS = lex(
     "day luck care soon talk talking christmas merry happy new year bye goodbye later weekend"
 )
-_YOU = lex("you your you're yours yourself you've you'd you'll")
 # opinions and hearsay state no fact of the speaker's ("i think the weather is great", "i heard you run")
 _NO_CLAIM = HEDGES | lex("think thought heard hear seem seems i'd id")
 ECHO_MIN_WORDS = 4
@@ -94,7 +92,7 @@ def echoes(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     if sum(w not in ".!?" for w in said) < ECHO_MIN_WORDS or len(content) < 2 or _held(content, own):
         return False
     asked = turn.rstrip().endswith("?")
-    if not set(said) & _PERSONAL and not asked:
+    if not set(said) & FIRST_PERSON and not asked:
         return False
     got = _tokens(reply)
     starts = {0} | {i + 1 for i, t in enumerate(got) if t in ".!?"}
@@ -123,7 +121,7 @@ def _spans(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
 
 def _persons(ws: Sequence[str]) -> tuple[bool, bool]:
     """Whether words speak of the speaker ("i", "my", ...) and whether of the listener ("you", ...)."""
-    return bool(set(ws) & _PERSONAL), bool(set(ws) & _YOU)
+    return bool(set(ws) & FIRST_PERSON), bool(set(ws) & LISTENER)
 
 
 def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
@@ -143,8 +141,9 @@ def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
         said = topic_words(sentence) - _GREETING_WORDS - _FORMULA_WORDS
         if sentence.endswith("?") or len(said) < 2 or len(said & theirs) < COPY_SHARE * len(said):
             continue
-        source = max(runs, key=lambda u: _run(u, got))
-        run = _run(source, got)
+        lengths = [_run(u, got) for u in runs]
+        run = max(lengths)
+        source = runs[lengths.index(run)]
         theirs_part, mine_part = _spans(source, got)  # "... , but i'm not sure" outside them negates nothing
         same = negated(tuple(theirs_part)) == negated(tuple(mine_part)) and _persons(source) == _persons(got)
         if same and run >= COPY_MIN_RUN and run >= COPY_RUN_SHARE * len(got) and not _held(said, own):
@@ -169,7 +168,7 @@ def _says_of_self(clause: str) -> bool:
         _opener(clause) is not None
         and not clause.rstrip().endswith("?")
         and not negated(ws)
-        and not set(ws) & (_NO_CLAIM | _YOU)
+        and not set(ws) & (_NO_CLAIM | LISTENER)
     )
 
 
@@ -235,7 +234,7 @@ def _user_statement(clause: str) -> str | None:
     if m is None or m.start() == 0:
         return None
     lead = words(clause[: m.start()].lower())  # "no" or "not me" before it answers; it negates nothing after
-    if len(lead) > 4 or set(lead) & (_NO_LEAD | _YOU):
+    if len(lead) > 4 or set(lead) & (_NO_LEAD | LISTENER):
         return None
     rest = clause[m.start() :]
     return rest if _says_of_self(rest) else None

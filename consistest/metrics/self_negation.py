@@ -33,11 +33,10 @@ from consistest.metrics.category_text import clauses, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
 from consistest.metrics.self_facts import other_value
 from consistest.metrics.words import lex
-from consistest.metrics.wrong_value_words import HEDGES, words
+from consistest.metrics.wrong_value_words import HEDGES, LISTENER, words
 
 _SPEAKER = lex("i i'm i've im my")  # a statement about the speaker opens with one of these
-_LISTENER = lex("you your you're yours yourself you've you'd you'll")
-_NEGATORS = lex("not no never n't")
+_NEGATORS = lex("not no never")  # and any word ending in "n't"
 # what a negated contraction or the speaker's contraction says without its negation
 _EXPAND = {
     "i'm": ("i", "am"), "im": ("i", "am"), "i've": ("i", "have"), "isn't": ("is",), "aren't": ("are",),
@@ -61,7 +60,7 @@ def _reading(clause: str) -> tuple[tuple[str, ...], bool] | None:
         return None
     if not topic_words(clause):
         return None
-    upto = next((i for i, w in enumerate(ws) if w in _LISTENER), len(ws))
+    upto = next((i for i, w in enumerate(ws) if w in LISTENER), len(ws))
     said: list[str] = []
     negative = False
     for i, w in enumerate(ws):

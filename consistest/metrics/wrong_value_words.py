@@ -40,6 +40,7 @@ PREPOSITIONS = {w: c for c, ws in (("at", "in at on near around inside outside")
 BE = _lex("is am are was were be been being")
 NEGATIONS = _lex("not never no none nothing nobody neither nor cannot without zero 0")
 FIRST_PERSON = _lex("i i'm i've i'd i'll my me mine myself we we're we've our us")
+LISTENER = _lex("you your you're yours yourself you've you'd you'll")
 SUBJECTS = _lex("i i'm i've i'd i'll we we're we've")
 # A clause with one of these states no fact ("i wish i owned a yacht", "not sure i do").
 HEDGES = _lex(
