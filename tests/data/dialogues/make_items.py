@@ -37,7 +37,11 @@ train on, the model turns are new), frozen before any reading designed after rou
 11 (``ROUND=11``, ``n0001``...) the next 200 of that split, frozen before any reading designed after round
 10's figures; round 12 (``ROUND=12``, ``o0001``...) the 200 after those, frozen before any reading designed
 after round 11's; round 13 (``ROUND=13``, ``p0001``...) the 200 after those, frozen before any reading
-designed after round 12's.
+designed after round 12's. Every dialogue of six turns or more is then used. Round 14 (``ROUND=14``,
+``q0001``...) reads the short ones no round has read: the alternating dialogues of four or five turns,
+those of the test split first, then the dev split's, each in hash order (200 contexts), cut at the second
+speaker's second turn (the only cut with an earlier agent turn: the bot has said one turn before); frozen
+before any reading designed after round 13's figures.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -74,17 +78,19 @@ def _h(*parts: object) -> int:
     return int(hashlib.sha256(":".join(map(str, (SEED, *parts))).encode()).hexdigest(), 16)
 
 
-def decode_pool(path: str, need_persona: bool = True, split: str = "test") -> list[Dialogue]:
+def decode_pool(
+    path: str, need_persona: bool = True, split: str = "test", lengths: range = range(6, 10**6)
+) -> list[Dialogue]:
     """DECODE dialogues of train-detector's test split (or ``split``; seed 13, 60/20/20 by context) whose
-    turns alternate and whose second speaker has persona lines (unless ``need_persona`` is off), as that
-    speaker's."""
+    turns alternate, whose length is in ``lengths`` and whose second speaker has persona lines (unless
+    ``need_persona`` is off), as that speaker's."""
     out = []
     for ex, line in zip(read_decode(path), Path(path).read_text(encoding="utf-8").splitlines(), strict=True):
         obj, turns = json.loads(line), ex.turns
         agents = [t["agent_id"] for t in obj["turns"]]
         persona = obj["agents"][str(agents[1])]["persona_lines"] or []
         alternate = all(a == agents[i % 2] for i, a in enumerate(agents))
-        kept = alternate and (bool(persona) or not need_persona) and len(turns) >= 6
+        kept = alternate and (bool(persona) or not need_persona) and len(turns) in lengths
         if kept and split_of(ex, "context", 13, (0.6, 0.2)) == split:
             out.append(Dialogue(obj["conversation_id"], tuple(persona), tuple(turns)))
     return out
@@ -93,6 +99,8 @@ def decode_pool(path: str, need_persona: bool = True, split: str = "test") -> li
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
+    if round_ == 14:
+        return short_contexts(path)
     if round_ >= 10:
         pool = decode_pool(path, need_persona=False, split="train")
     elif round_ >= 8:
@@ -115,24 +123,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         if not cuts:
             continue
         j = random.Random(f"{SEED}:{d.dialog_id}").choice(cuts)
-        history = list(d.utterances[:j])
-        out.append(
-            Sample(
-                id=f"{d.dialog_id}-{j}",
-                qa_id=d.dialog_id,
-                dialog_id=d.dialog_id,
-                persona=list(d.persona),
-                history=history,
-                question=history[-1],
-                answer="",
-                fact="",
-                nli_premise="",
-                source="hist",
-                type="wh",
-                distance=0,
-                turn=j,
-            )  # fmt: skip
-        )
+        out.append(_sample(d, j))
         if len(out) == limit:
             break
     if round_ == 9:  # what round 8 left of the same pool
@@ -142,11 +133,40 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
 
+def short_contexts(path: str) -> list[Sample]:
+    """Round 14: the four- and five-turn dialogues, test split then dev split, cut after three turns."""
+    out = []
+    for split in ("test", "dev"):
+        pool = decode_pool(path, need_persona=False, split=split, lengths=range(4, 6))
+        out += [_sample(d, 3) for d in sorted(pool, key=lambda d: _h("order", d.dialog_id))]
+    return out[:200]
+
+
+def _sample(d: Dialogue, j: int) -> Sample:
+    """Dialogue ``d`` cut before turn ``j``: a ConsisTest sample whose history ends with the user's turn."""
+    history = list(d.utterances[:j])
+    return Sample(
+        id=f"{d.dialog_id}-{j}",
+        qa_id=d.dialog_id,
+        dialog_id=d.dialog_id,
+        persona=list(d.persona),
+        history=history,
+        question=history[-1],
+        answer="",
+        fact="",
+        nli_premise="",
+        source="hist",
+        type="wh",
+        distance=0,
+        turn=j,
+    )
+
+
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 13:
-        sys.exit(f"make_items.py: ROUND is 1 to 13, not {ROUND}")
+    if not 1 <= ROUND <= 14:
+        sys.exit(f"make_items.py: ROUND is 1 to 14, not {ROUND}")
     if (ROUND >= 6) != dialogues.endswith(".jsonl"):
-        sys.exit(f"make_items.py: rounds 6-13 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
+        sys.exit(f"make_items.py: rounds 6-14 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
     by_id = {s.id: s for s in samples}
     rows = []
@@ -164,7 +184,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmnop'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnopq'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
