@@ -41,7 +41,9 @@ designed after round 12's. Every dialogue of six turns or more is then used. Rou
 ``q0001``...) reads the short ones no round has read: the alternating dialogues of four or five turns,
 those of the test split first, then the dev split's, each in hash order (200 contexts), cut at the second
 speaker's second turn (the only cut with an earlier agent turn: the bot has said one turn before); frozen
-before any reading designed after round 13's figures.
+before any reading designed after round 13's figures. Round 15 (``ROUND=15``, ``r0001``...) takes the next
+200 of that order (the rest of the dev split's, then the train split's), frozen before any reading designed
+after round 14's; round 16 (``ROUND=16``, ``s0001``...) the 200 after those.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -99,8 +101,8 @@ def decode_pool(
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if round_ == 14:
-        return short_contexts(path)
+    if round_ >= 14:
+        return short_contexts(path, round_)
     if round_ >= 10:
         pool = decode_pool(path, need_persona=False, split="train")
     elif round_ >= 8:
@@ -133,13 +135,14 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
 
-def short_contexts(path: str) -> list[Sample]:
-    """Round 14: the four- and five-turn dialogues, test split then dev split, cut after three turns."""
+def short_contexts(path: str, round_: int) -> list[Sample]:
+    """Rounds 14-16: the four- and five-turn dialogues, test split, then dev, then train, each in hash
+    order, cut after three turns; 200 per round."""
     out = []
-    for split in ("test", "dev"):
+    for split in ("test", "dev", "train"):
         pool = decode_pool(path, need_persona=False, split=split, lengths=range(4, 6))
         out += [_sample(d, 3) for d in sorted(pool, key=lambda d: _h("order", d.dialog_id))]
-    return out[:200]
+    return out[200 * (round_ - 14) : 200 * (round_ - 13)]
 
 
 def _sample(d: Dialogue, j: int) -> Sample:
@@ -163,10 +166,10 @@ def _sample(d: Dialogue, j: int) -> Sample:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 14:
-        sys.exit(f"make_items.py: ROUND is 1 to 14, not {ROUND}")
+    if not 1 <= ROUND <= 16:
+        sys.exit(f"make_items.py: ROUND is 1 to 16, not {ROUND}")
     if (ROUND >= 6) != dialogues.endswith(".jsonl"):
-        sys.exit(f"make_items.py: rounds 6-14 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
+        sys.exit(f"make_items.py: rounds 6-16 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
     by_id = {s.id: s for s in samples}
     rows = []
@@ -184,7 +187,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmnopq'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnopqrs'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
