@@ -411,6 +411,15 @@ def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected
         ("the movies are lame .", "the movies are lame ? i loved them .", [], False),
         # a run of two words is too short
         ("i love to bake bread on sundays .", "i love baking bread each sunday .", [], False),
+        # not knowing, or not being sure, is no fact to take over; what follows it may be one (qa:18)
+        ("i don't know much about that band .", "i don't know much about that band either .", [], False),
+        ("i don't know if it helps , but i like to think so .", "i'm not sure if it helps .", [], False),
+        (
+            "i bet those fairies live in a tree stump by the river !",
+            "i'm not sure , but maybe they live in a tree stump by the river !",
+            [],
+            True,
+        ),  # fmt: skip
     ],
 )
 def test_copies(turn: str, reply: str, own: list[str], expected: bool) -> None:
@@ -452,6 +461,22 @@ def test_a_copy_is_role_confusion_an_echo_first() -> None:
     assert Evidence("contradiction", "copy").category == "role"
 
 
+def test_a_copy_of_any_earlier_user_turn_is_role_confusion() -> None:
+    """``qa_evidence`` reads every turn of the user's for a copy, as for a claim (qa:18), not the last alone;
+    a turn of the bot's own is no user turn."""
+    history = [
+        "i am loyal to my principles , that is why i do not eat meat , because i love life .",
+        "wow , are you a vegetarian ?",
+        "i don't mess with meat at all .",
+    ]
+    reply = "i don't eat meat , because i love life ."
+    assert qa_evidence(history[-1], reply, [], history) == Evidence("contradiction", "copy")
+    assert qa_evidence(history[-1], reply, [], history[1:]) is None  # the first turn unseen
+    assert qa_evidence(history[-1], reply, [history[0]], history) is None  # the bot holds it
+    bots = ["hi !", history[0], history[-1]]  # the same words as the bot's own earlier turn
+    assert qa_evidence(bots[-1], reply, [bots[1]], bots) is None
+
+
 def test_an_echo_of_what_the_bot_holds_is_no_role_confusion() -> None:
     """The user repeats the bot's own fact (its persona, or its earlier turn) and the bot says it again."""
     assert echoes("i have two dogs .", "me too ! i have two dogs .")
@@ -465,7 +490,10 @@ def test_an_echo_of_what_the_bot_holds_is_no_role_confusion() -> None:
     [
         # the user's statement two turns back, claimed now
         (["i grow roses in my garden every spring .", "nice !", "what do you do ?"],
-         "i grow roses in my garden every spring .", ["i am a pilot ."], "claim"),
+         "i grow roses every spring in my garden .", ["i am a pilot ."], "claim"),
+        # ... and taken over nearly word for word (qa:18: a copy, read first)
+        (["i grow roses in my garden every spring .", "nice !", "what do you do ?"],
+         "i grow roses in my garden every spring .", ["i am a pilot ."], "copy"),
         # the bot's own earlier turn is no user turn: restating it claims nothing
         (["hi !", "i grow roses in my garden every spring .", "what do you do ?"],
          "i grow roses in my garden every spring .", ["i grow roses in my garden every spring ."], None),
@@ -477,4 +505,4 @@ def test_claim_reads_the_user_turns_of_the_history(
     history: list[str], reply: str, premises: list[str], rule: str | None
 ) -> None:
     got = qa_evidence(history[-1], reply, premises, history)
-    assert (got.rule if got is not None and got.rule in ("claim", "echo") else None) == rule
+    assert (got.rule if got is not None and got.rule in ("claim", "echo", "copy") else None) == rule

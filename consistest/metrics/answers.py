@@ -119,7 +119,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # its "do" and fillers taken out ("i'm not married . i was married ." is none; "i don't have a dog . i have a
 # dog ." is read), "not just" negates nothing; ``self-slot`` takes no second job said as an addition or a side
 # job ("i'm an author too", "a part time bartender"); revised on rounds 1-12 (dev), frozen before round 13
-ANSWERS_VERSION = 17
+# 18: ``copy`` reads every turn of the user's, as ``claim`` does, not the last alone; a sentence that is
+# "i don't know" or "i'm not sure" and next to nothing more is no copy; designed on rounds 1-14 (dev),
+# frozen before round 15
+ANSWERS_VERSION = 18
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -175,11 +178,12 @@ def qa_evidence(
     ``persona`` are what the ``topic`` rule reads besides: the user's statements and the values a WH
     answer may add."""
     question, reply = _plain(question), _plain(reply)
+    users = [_plain(t) for t in (history or (question,))[-1::-2]]  # the user's turns, the last first
     if echoes(question, reply, premises):
         return Evidence("contradiction", "echo")
-    if copies(question, reply, premises):
+    if any(copies(turn, reply, premises) for turn in users):
         return Evidence("contradiction", "copy")
-    if claims_user_fact(reply, [_plain(t) for t in (history or (question,))[-1::-2]], premises):
+    if claims_user_fact(reply, users, premises):
         return Evidence("contradiction", "claim")
     if negates_itself(reply):
         return Evidence("contradiction", "self-negation")

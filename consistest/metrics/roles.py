@@ -32,7 +32,8 @@ from difflib import SequenceMatcher
 
 from consistest.metrics.category_text import clauses, stem, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
-from consistest.metrics.words import lex
+from consistest.metrics.propositions import content_stems
+from consistest.metrics.words import EVASIVE, lex
 from consistest.metrics.wrong_value_words import FIRST_PERSON, HEDGES, LISTENER, negated, words
 
 _TOKEN = re.compile(r"[\w']+|[.!?]")
@@ -131,8 +132,9 @@ def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
     ``COPY_RUN_SHARE`` of its words, with the statement it shares most with, which it neither negates (in
     the words between the first and the last they share: "the movies are not lame .") nor turns to another
     person ("so you got back from japan ." after "i got back from japan ."; "i love hiking ." after "you
-    love hiking ."); and none of the bot's ``own`` statements holds it. Unlike ``echoes``, part of a turn,
-    an opinion ("the movies are lame .") or a wish ("i'd like a poodle .")."""
+    love hiking ."); it is more than "i don't know" or "i'm not sure" (``EVASIVE``) and a content word, and
+    none of the bot's ``own`` statements holds it. Unlike ``echoes``, part of a turn, an opinion ("the
+    movies are lame .") or a wish ("i'd like a poodle .")."""
     stated = [s for s in reply_sentences(turn) if not s.endswith("?")]
     theirs = topic_words(" ".join(stated))
     runs = [[w for w in _tokens(s) if w not in ".!?"] for s in stated]
@@ -140,6 +142,9 @@ def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
         got = [w for w in _tokens(sentence) if w not in ".!?"]
         said = topic_words(sentence) - _GREETING_WORDS - _FORMULA_WORDS
         if sentence.endswith("?") or len(said) < 2 or len(said & theirs) < COPY_SHARE * len(said):
+            continue
+        evasive = EVASIVE.match(sentence.lower())  # "i don't know .", "i'm not sure if it helps ."
+        if evasive and len(content_stems(sentence[evasive.end() :])) < 2:
             continue
         lengths = [_run(u, got) for u in runs]
         run = max(lengths)
