@@ -14,7 +14,7 @@ from consistest.metrics.answers import (
     qa_evidence,
     returns_question,
 )
-from consistest.metrics.roles import claims_user_fact, copies, echoes
+from consistest.metrics.roles import agreed, claims_user_fact, copies, echoes
 
 
 @pytest.mark.parametrize(
@@ -420,6 +420,11 @@ def test_claims_user_fact(reply: str, users: list[str], own: list[str], expected
             [],
             True,
         ),  # fmt: skip
+        # a review's examples (qa:19): not knowing how to do something is a fact; a reaction, or words that
+        # name nothing, are none
+        ("i don't know how to swim , so i stay away from the lake .", "i don't know how to swim .", [], True),
+        ("i'm sorry to hear that , it must be hard .", "i'm sorry to hear that .", [], False),
+        ("i like that a lot , i really do .", "i like that a lot .", [], False),
     ],
 )
 def test_copies(turn: str, reply: str, own: list[str], expected: bool) -> None:
@@ -475,6 +480,42 @@ def test_a_copy_of_any_earlier_user_turn_is_role_confusion() -> None:
     assert qa_evidence(history[-1], reply, [history[0]], history) is None  # the bot holds it
     bots = ["hi !", history[0], history[-1]]  # the same words as the bot's own earlier turn
     assert qa_evidence(bots[-1], reply, [bots[1]], bots) is None
+
+
+@pytest.mark.parametrize(
+    ("history", "reply", "rule"),
+    [
+        # what the user said of themselves turns ago, taken over
+        (["i love hiking in the mountains .", "nice !", "what else ?"], "i love hiking in the mountains .",
+         "copy"),
+        # ... after the bot agreed with it, it is the bot's own too
+        (["i love hiking in the mountains .", "me too !", "what else ?"], "i love hiking in the mountains .",
+         None),
+        (["i hate waking up early .", "ugh , same .", "when do you get up ?"],
+         "five . i hate waking up early .", None),
+        # an earlier remark, saying or plan of "we" is nobody's own
+        (["the weather has been terrible all week .", "yeah .", "i'm stuck inside ."],
+         "the weather has been terrible all week . read a book ?", None),
+        (["we should go to the beach sometime .", "yes !", "what would you bring ?"],
+         "we should go to the beach sometime soon . i would bring snacks .", None),
+    ],
+)  # fmt: skip
+def test_a_copy_of_an_earlier_turn_is_what_the_user_said_of_themselves(
+    history: list[str], reply: str, rule: str | None
+) -> None:
+    """qa:19, after a review of qa:18: an earlier user turn counts for ``copy`` by its sentences with "i",
+    "my", "me", and not when the bot agreed with it in its next turn ("me too !")."""
+    premises = [history[1]]
+    got = qa_evidence(history[-1], reply, premises, history)
+    assert (got.rule if got is not None else None) == rule
+
+
+def test_agreed_finds_the_user_turns_the_bot_agreed_with() -> None:
+    history = ["i have two cats .", "me too !", "i love them .", "so cute .", "i also have a dog ."]
+    assert agreed(history) == ["i have two cats ."]
+    assert agreed(["i have two cats .", "i agree , cats are great .", "..."]) == ["i have two cats ."]
+    assert agreed(["i have two cats .", "not the same for me .", "..."]) == []
+    assert agreed(["hi"]) == []
 
 
 def test_an_echo_of_what_the_bot_holds_is_no_role_confusion() -> None:

@@ -65,7 +65,7 @@ from consistest.metrics.propositions import (
     question_keys,
     statement_keys,
 )
-from consistest.metrics.roles import claims_user_fact, copies, echoes
+from consistest.metrics.roles import agreed, claims_user_fact, copies_user, echoes
 from consistest.metrics.rules import RULES_VERSION, Outcome, judge
 from consistest.metrics.self_facts import other_value
 from consistest.metrics.self_negation import gives_two_values, negates_itself
@@ -119,10 +119,12 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # its "do" and fillers taken out ("i'm not married . i was married ." is none; "i don't have a dog . i have a
 # dog ." is read), "not just" negates nothing; ``self-slot`` takes no second job said as an addition or a side
 # job ("i'm an author too", "a part time bartender"); revised on rounds 1-12 (dev), frozen before round 13
-# 18: ``copy`` reads every turn of the user's, as ``claim`` does, not the last alone; a sentence that is
-# "i don't know" or "i'm not sure" and next to nothing more is no copy; designed on rounds 1-14 (dev),
-# frozen before round 15
-ANSWERS_VERSION = 18
+# 18: ``copy`` reads every turn of the user's, as ``claim`` does; "i don't know" is no copy (rounds 1-14)
+# 19: a review's examples: of an earlier user turn ``copy`` reads only sentences with "i", "my", "me"; a turn
+# the bot agreed with ("me too !") is its own for ``copy`` and ``claim``; no copy of a reaction ("i'm sorry to
+# hear that"), of words that name nothing, or of "i'm not sure"/"i don't know" with at most what about
+# (not "i don't know how to swim"); revised on rounds 1-15 (dev), frozen before round 16
+ANSWERS_VERSION = 19
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -179,11 +181,12 @@ def qa_evidence(
     answer may add."""
     question, reply = _plain(question), _plain(reply)
     users = [_plain(t) for t in (history or (question,))[-1::-2]]  # the user's turns, the last first
+    held = [*premises, *agreed([_plain(t) for t in history])]  # and what the bot agreed with ("me too !")
     if echoes(question, reply, premises):
         return Evidence("contradiction", "echo")
-    if any(copies(turn, reply, premises) for turn in users):
+    if copies_user(users, reply, held):
         return Evidence("contradiction", "copy")
-    if claims_user_fact(reply, users, premises):
+    if claims_user_fact(reply, users, held):
         return Evidence("contradiction", "claim")
     if negates_itself(reply):
         return Evidence("contradiction", "self-negation")

@@ -32,8 +32,7 @@ from difflib import SequenceMatcher
 
 from consistest.metrics.category_text import clauses, stem, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
-from consistest.metrics.propositions import content_stems
-from consistest.metrics.words import EVASIVE, lex
+from consistest.metrics.words import lex
 from consistest.metrics.wrong_value_words import FIRST_PERSON, HEDGES, LISTENER, negated, words
 
 _TOKEN = re.compile(r"[\w']+|[.!?]")
@@ -46,6 +45,25 @@ _GREETING_WORDS = lex(
 # wishes and leave-taking are nobody's fact to take over ("have a nice day too", "merry christmas")
 _FORMULA_WORDS = lex(
     "day luck care soon talk talking christmas merry happy new year bye goodbye later weekend"
+)
+# reactions are nobody's fact to take over ("i'm sorry to hear that", "i know how you feel")
+_REACTIONS = frozenset(
+    stem(w) for w in lex("sorry glad hear heard know feel mean hope believe understand agree")
+)
+# not knowing or not being sure, with at most what about: no fact to take over ("i don't know much about
+# cars", "i'm not sure if it helps"; not "i don't know how to swim")
+_UNSURE = re.compile(
+    r"^(?:(?:oh|well|yeah|hmm|um|honestly|to be honest|really)\W+)*"
+    r"(?:i(?:'m| am) not (?:really |too |quite |so )?sure|"
+    r"i (?:really )?(?:do not|don'?t|do n't) (?:really )?know)"
+    r"\W*(?:(?:about|if|whether|what|why|much|anything|that|this|it|either|too|yet)\b.*)?$"
+)
+_SINGULAR = lex("i i'm im i've i'd i'll my me mine myself")  # the user's own, not "we", "our"
+# an agreement that makes what the user said the bot's own too ("me too !", "same here", "so do i")
+_AGREES = re.compile(
+    r"^\W*(?:(?:yes|yeah|oh|wow|ugh|ha|haha|lol|omg|totally|no way)\W+)*"
+    r"(?:me too|me neither|same(?: here| with me| for me)?|so (?:do|am|have|did) i|neither (?:do|am|have) i|"
+    r"i agree|i do too|i am too|i'm too|mine too|so true|ditto|i know\W+right)\b"
 )
 # opinions and hearsay state no fact of the speaker's ("i think the weather is great", "i heard you run")
 _NO_CLAIM = HEDGES | lex("think thought heard hear seem seems i'd id")
@@ -125,26 +143,42 @@ def _persons(ws: Sequence[str]) -> tuple[bool, bool]:
     return bool(set(ws) & FIRST_PERSON), bool(set(ws) & LISTENER)
 
 
-def copies(turn: str, reply: str, own: Sequence[str] = ()) -> bool:
+def agreed(history: Sequence[str]) -> list[str]:
+    """The user's turns of ``history`` (the turns before the reply, the user's last) that the bot agreed with
+    in its next turn ("me too !", "same here", "so do i"): the bot holds them as its own statements."""
+    return [history[j - 1] for j in range(len(history) - 2, 0, -2) if _AGREES.match(history[j].lower())]
+
+
+def copies_user(user_turns: Sequence[str], reply: str, own: Sequence[str] = ()) -> bool:
+    """``copies`` against the user's last turn (the first of ``user_turns``), and against what the user said
+    of themselves in earlier ones (their sentences with "i", "my", "me"): an earlier remark, saying or plan
+    of "we" is nobody's own to take over."""
+    last, *earlier = user_turns
+    return copies(last, reply, own) or any(copies(t, reply, own, only_self=True) for t in earlier)
+
+
+def copies(turn: str, reply: str, own: Sequence[str] = (), only_self: bool = False) -> bool:
     """A sentence of the reply, not a question, takes over a statement of the user's ``turn`` (its sentences
     that ask nothing) nearly word for word: of its content words beyond a greeting's or a wish's, two at
     least and ``COPY_SHARE`` of them are the turn's; it shares ``COPY_MIN_RUN`` words in a row, and
     ``COPY_RUN_SHARE`` of its words, with the statement it shares most with, which it neither negates (in
     the words between the first and the last they share: "the movies are not lame .") nor turns to another
     person ("so you got back from japan ." after "i got back from japan ."; "i love hiking ." after "you
-    love hiking ."); it is more than "i don't know" or "i'm not sure" (``EVASIVE``) and a content word, and
-    none of the bot's ``own`` statements holds it. Unlike ``echoes``, part of a turn, an opinion ("the
-    movies are lame .") or a wish ("i'd like a poodle .")."""
+    love hiking ."); it is no reaction ("i'm sorry to hear that"), nor not knowing or not being sure
+    (``_UNSURE``), and none of the bot's ``own`` statements holds it. Unlike ``echoes``, part of a turn, an
+    opinion ("the movies are lame .") or a wish ("i'd like a poodle ."); with ``only_self``, only the turn's
+    sentences with "i", "my", "me"."""
     stated = [s for s in reply_sentences(turn) if not s.endswith("?")]
+    if only_self:
+        stated = [s for s in stated if set(_tokens(s)) & _SINGULAR]
     theirs = topic_words(" ".join(stated))
     runs = [[w for w in _tokens(s) if w not in ".!?"] for s in stated]
     for sentence in reply_sentences(reply) if stated else ():
         got = [w for w in _tokens(sentence) if w not in ".!?"]
-        said = topic_words(sentence) - _GREETING_WORDS - _FORMULA_WORDS
+        said = topic_words(sentence) - _GREETING_WORDS - _FORMULA_WORDS - _REACTIONS
         if sentence.endswith("?") or len(said) < 2 or len(said & theirs) < COPY_SHARE * len(said):
             continue
-        evasive = EVASIVE.match(sentence.lower())  # "i don't know .", "i'm not sure if it helps ."
-        if evasive and len(content_stems(sentence[evasive.end() :])) < 2:
+        if _UNSURE.match(sentence.lower().strip()) or not _names_something(said):
             continue
         lengths = [_run(u, got) for u in runs]
         run = max(lengths)
