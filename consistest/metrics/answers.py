@@ -6,11 +6,12 @@ and, but for the first, only where the user's turn is a question (it ends with "
 word; ``is_question``):
 
 - :mod:`.roles`, after any user turn: a reply that repeats it word for word (``echo``: "oh , i have three
-  dogs ." after "i have three dogs ."), takes over a statement of it or of an earlier user turn nearly word
-  for word (``copy``: "i think they were bred from the original pinschers ." after "i think they're cute .
-  i think they were bred from the original pinschers , but i'm not sure ."), or says again as the bot's,
-  adding nothing, what the user said of themselves and nothing the bot said or was told holds (``claim``:
-  "i grow roses in my garden too" after "i grow roses in my garden every spring"), is role confusion;
+  dogs ." after "i have three dogs ."), takes over a statement of it, or one the user made of themselves
+  earlier, nearly word for word (``copy``: "i think they were bred from the original pinschers ." after "i
+  think they're cute . i think they were bred from the original pinschers , but i'm not sure ."), or says
+  again as the bot's, adding nothing, what the user said of themselves and nothing the bot said or was told
+  holds (``claim``: "i grow roses in my garden too" after "i grow roses in my garden every spring"), is role
+  confusion;
 - :mod:`.self_negation`, after any user turn too: a reply that says something of the speaker and, in
   another clause, its negation ("i'm not a godfather . i'm a godfather ."), or gives the speaker two ages,
   sexes or jobs ("i'm a nurse . i'm a doctor ."), contradicts itself (``self-negation``, ``self-slot``:
