@@ -109,22 +109,11 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # fan of singers", "a writer at heart"), none when the reply names the speaker's own job too, one job said
 # two ways is one; a yes is spelled out only when it is nothing more ("yes , i was ." is not "i am ..."),
 # which ages read too ("yes ." to "are you 30 ?" after "i'm 25")
-# 14: ``copy``, a sentence of the user's statement taken over nearly word for word, opinions and wishes
-# included; ``claim`` of one content word that names something ("i'm a librarian"); designed on rounds 1-9
-# of tests/data/dialogues (all dev by then), frozen before round 10 was read
-# 15: ``self-negation`` (:mod:`.self_negation`), after any user turn: a statement of the speaker and its
-# negation in one reply ("i'm not picky . i'm picky ."); designed on rounds 1-9 (dev), frozen before round 11
-# 16: ``self-slot``: two sentences of one reply give the speaker two ages, sexes or jobs ("i'm a nurse . i'm a
-# doctor ."); designed on rounds 1-11 (dev), frozen before round 12
-# 17: a review's examples: ``self-negation`` compares the two statements word for word in order, the negation,
-# its "do" and fillers taken out ("i'm not married . i was married ." is none; "i don't have a dog . i have a
-# dog ." is read), "not just" negates nothing; ``self-slot`` takes no second job said as an addition or a side
-# job ("i'm an author too", "a part time bartender"); revised on rounds 1-12 (dev), frozen before round 13
-# 18: ``copy`` reads every turn of the user's, as ``claim`` does; "i don't know" is no copy (rounds 1-14)
-# 19: a review's examples: of an earlier user turn ``copy`` reads only sentences with "i", "my", "me"; a turn
-# the bot agreed with ("me too !") is its own for ``copy`` and ``claim``; no copy of a reaction ("i'm sorry to
-# hear that"), of words that name nothing, or of "i'm not sure"/"i don't know" with at most what about
-# (not "i don't know how to swim"); revised on rounds 1-15 (dev), frozen before round 16
+# 14-19 (CHANGELOG.md has each in full): ``copy`` and a one-word ``claim`` (14), ``self-negation`` (15),
+# ``self-slot`` (16), a review of both (17: word for word in order; no added or side job), ``copy`` of earlier
+# user turns (18) and a review of it (19: only what the user said of themselves, not what the bot agreed
+# with, no reaction); each designed on the rounds of tests/data/dialogues read before it, frozen before the
+# next round (14: round 10 ... 19: round 16)
 ANSWERS_VERSION = 19
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
