@@ -43,7 +43,8 @@ those of the test split first, then the dev split's, each in hash order (200 con
 speaker's second turn (the only cut with an earlier agent turn: the bot has said one turn before); frozen
 before any reading designed after round 13's figures. Round 15 (``ROUND=15``, ``r0001``...) takes the next
 200 of that order (the rest of the dev split's, then the train split's), frozen before any reading designed
-after round 14's; round 16 (``ROUND=16``, ``s0001``...) the 200 after those.
+after round 14's; round 16 (``ROUND=16``, ``s0001``...) the 200 after those, frozen before any reading
+designed after round 15's.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
