@@ -44,7 +44,10 @@ speaker's second turn (the only cut with an earlier agent turn: the bot has said
 before any reading designed after round 13's figures. Round 15 (``ROUND=15``, ``r0001``...) takes the next
 200 of that order (the rest of the dev split's, then the train split's), frozen before any reading designed
 after round 14's; round 16 (``ROUND=16``, ``s0001``...) the 200 after those, frozen before any reading
-designed after round 15's.
+designed after round 15's. Round 17 (``ROUND=17``, ``t0001``...) reads PersonaChat again: the dialogues whose
+persona ``detector-pairs`` puts in its dev split (their human turns were read, as synthetic pairs, when
+thresholds were picked; the judged turns never), cut as rounds 1-5 (125 contexts), frozen after ``qa:19``
+and before any reading designed after round 16's figures.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -102,9 +105,11 @@ def decode_pool(
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if round_ >= 14:
+    if round_ == 17:  # PersonaChat again: the dialogues whose persona detector-pairs puts in its dev split
+        pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "dev"]
+    elif round_ >= 14:
         return short_contexts(path, round_)
-    if round_ >= 10:
+    elif round_ >= 10:
         pool = decode_pool(path, need_persona=False, split="train")
     elif round_ >= 8:
         pool = decode_pool(path, need_persona=False, split="dev")
@@ -115,7 +120,8 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-    limit = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800}.get(round_, CONTEXTS * min(round_, 5))
+    limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None}
+    limit = limits.get(round_, CONTEXTS * min(round_, 5))
     out: list[Sample] = []
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
         want_question = len(out) % 2 == 0
@@ -131,7 +137,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
             break
     if round_ == 9:  # what round 8 left of the same pool
         return out[CONTEXTS:]
-    if round_ >= 11:  # the 200 after the last round's
+    if 11 <= round_ <= 13:  # the 200 after the last round's
         return out[200 * (round_ - 10) :]
     return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
 
@@ -167,10 +173,10 @@ def _sample(d: Dialogue, j: int) -> Sample:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 16:
-        sys.exit(f"make_items.py: ROUND is 1 to 16, not {ROUND}")
-    if (ROUND >= 6) != dialogues.endswith(".jsonl"):
-        sys.exit(f"make_items.py: rounds 6-16 read DECODE rct (.jsonl), 1-5 PersonaChat, not {dialogues}")
+    if not 1 <= ROUND <= 17:
+        sys.exit(f"make_items.py: ROUND is 1 to 17, not {ROUND}")
+    if (6 <= ROUND <= 16) != dialogues.endswith(".jsonl"):
+        sys.exit(f"make_items.py: rounds 6-16 read DECODE rct (.jsonl), others PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
     by_id = {s.id: s for s in samples}
     rows = []
@@ -188,7 +194,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmnopqrs'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnopqrst'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
