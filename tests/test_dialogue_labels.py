@@ -52,6 +52,14 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         ("round7", 139, 54),
         ("round8", 150, 36),
         ("round9", 104, 39),
+        ("round10", 200, 49),
+        ("round11", 200, 64),
+        ("round12", 200, 67),
+        ("round13", 200, 56),
+        ("round14", 200, 84),
+        ("round15", 200, 60),
+        ("round16", 200, 67),
+        ("round17", 125, 68),
     ],
 )
 def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
@@ -66,7 +74,7 @@ def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
     assert len(test) == len(items) == len(rows) == 2 * contexts and set(rows) == set(items)
     assert {k["split"] for k in key} == {"test"} and len({k["context"] for k in key}) == contexts
     assert sum(ex.label != "none" for ex in test) == contradictions
-    before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, int(folder[-1])))]
+    before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, int(folder.removeprefix("round"))))]
     earlier = {k["dialog_id"] for name in before for k in _rows(name)}
     assert not {k["dialog_id"] for k in key} & earlier
     for i, row in rows.items():
