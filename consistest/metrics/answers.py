@@ -170,8 +170,9 @@ def qa_evidence(
     ``persona`` are what the ``topic`` rule reads besides: the user's statements and the values a WH
     answer may add."""
     question, reply = _plain(question), _plain(reply)
-    users = [_plain(t) for t in (history or (question,))[-1::-2]]  # the user's turns, the last first
-    held = [*premises, *agreed([_plain(t) for t in history])]  # and what the bot agreed with ("me too !")
+    turns = [_plain(t) for t in history or (question,)]
+    users = turns[-1::-2]  # the user's turns, the last first
+    held = [*premises, *agreed(turns)]  # and what the bot agreed with ("me too !")
     if echoes(question, reply, premises):
         return Evidence("contradiction", "echo")
     if copies_user(users, reply, held):
