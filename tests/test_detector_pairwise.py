@@ -13,6 +13,7 @@ from consistest.cli.main import main
 from consistest.core.errors import InputError
 from consistest.data.decode_reader import make_example, read_decode
 from consistest.metrics.answers import ANSWERS_VERSION
+from consistest.metrics.propositions import shares_topic
 from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
 from consistest.tasks.cdconv.pairwise import (
     PairSettings,
@@ -73,10 +74,43 @@ def test_qa_pairs_read_the_answer_with_its_question() -> None:
     ]
     assert PairSettings(qa=True).tag() == f"history+persona/sentence/qa:{ANSWERS_VERSION}"
     assert len(example_pairs(ex, PairSettings())) == 3 and PairSettings().tag() == "history+persona/sentence"
-    off = make_example(
-        ["hi .", "i am a nurse .", "what do you do for fun ?", "i swim ."], "none", persona=persona
+    off = make_example(  # a reply that speaks of each: every premise is read
+        ["hi .", "i am a nurse .", "what do you do for fun ?", "as a nurse i love tea with my dog ."],
+        "none",
+        persona=persona,
     )
     assert [p for p, _, _ in example_pairs(off, PairSettings(qa=True))] == ["i am a nurse .", *persona]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "shared"),
+    [
+        ("i have two cats .", "i have five cats .", True),  # "cat"
+        ("i live in ohio .", "i moved to texas and live there .", True),  # "live"
+        ("at 56 i look forward to retirement", "i am too young to retire", True),  # "retir..." and "retire"
+        ("i am 37 .", "i am 25 .", True),  # a number in each
+        ("i am 25 .", "i have five cats .", True),  # ... even of different things
+        ("i have a boyfriend .", "i love you .", False),
+        ("i am doing great .", "great , i am a nurse .", False),  # "great" says nothing
+        ("i hate water .", "i swim .", False),  # the cost: a contradiction in other words
+    ],
+)
+def test_shares_topic_by_hand(a: str, b: str, shared: bool) -> None:
+    assert shares_topic(a, b) is shared and shares_topic(b, a) is shared
+
+
+def test_qa_pairs_share_a_topic() -> None:
+    """--qa-rules: the guard reads only the pairs of statements that share a content word (or a number
+    each); statements about different things were its false alarms."""
+    ex = make_example(
+        ["hi .", "i have a boyfriend . i have two cats .", "cool !", "i love you . i have five cats ."],
+        None,
+        persona=["i am a nurse ."],
+    )
+    assert example_pairs(ex, PairSettings(qa=True)) == [
+        ("i have two cats .", "i have five cats .", "history")
+    ]
+    assert len(example_pairs(ex, PairSettings())) == 6  # without the rules every pair, as before
 
 
 def test_qa_pairs_leave_out_parts_that_state_nothing() -> None:
@@ -353,7 +387,7 @@ def test_guard_pairs_are_read_unless_switched_off() -> None:
 
     exs = [  # the token rules decide the first (an echo), the guard the second, the role reading the third
         make_example(["i'm a nurse at the city hospital .", "i'm a nurse at the city hospital ."], None),
-        make_example(["what do you do for fun ?", "i swim ."], None, persona=["i hate water ."]),
+        make_example(["what do you do for fun ?", "i swim ."], None, persona=["i hate swimming ."]),
         make_example(
             ["hi !", "hello .", "well except i am a librarian at the college .", "i am a librarian ."], None
         ),
@@ -366,11 +400,11 @@ def test_guard_pairs_are_read_unless_switched_off() -> None:
     scores, rules = scored(nli, exs, on)
     assert rules[0] is not None and rules[1] is None and set(scores[1]) == {"history", "persona"}
     assert rules[2] is not None and rules[2].rule == "claim-nli"
-    assert ("i hate water .", "i swim .") in nli.asked
+    assert ("i hate swimming .", "i swim .") in nli.asked
     nli = WordsNLI()
     scores, rules_off = scored(nli, exs, off)
     assert rules_off == rules and scores == [{}, {}, {}]  # the rules and the role reading as before
-    assert ("i hate water .", "i swim .") not in nli.asked  # ... and the guard read no contradiction pair
+    assert ("i hate swimming .", "i swim .") not in nli.asked  # ... and the guard read no contradiction pair
     assert ("i am a librarian at the college", "i am a librarian") in nli.asked
 
 

@@ -252,3 +252,14 @@ def states_something(text: str) -> bool:
     """A content word beyond greetings, thanks and interjections: the guard's scores of parts without one
     ("yes .", "cool !", "hi !") were noise."""
     return bool(content_stems(text) - _PHATIC)
+
+
+def shares_topic(a: str, b: str) -> bool:
+    """Two statements speak of one thing: a content word in common (by stem, or by its first five letters:
+    "retire", "retirement"), greetings and interjections aside, or a number in each ("i am 37" and "i am
+    25"). Statements that share none were the guard's false alarms ("i have a boyfriend ." and "i love you")
+    far more often than its contradictions (`qa:20`)."""
+    x, y = content_stems(a) - _PHATIC, content_stems(b) - _PHATIC
+    if x & y or (any(w.isdigit() for w in x) and any(w.isdigit() for w in y)):
+        return True
+    return any(len(u) >= 5 and len(v) >= 5 and u[:5] == v[:5] for u in x for v in y)

@@ -9,9 +9,10 @@ pair's source (history and persona -> ``history``, intra -> ``intra``).
 With ``qa`` (``--qa-rules``) the last turn is read with the user's question before it, when the user asked
 one (:mod:`consistest.metrics.answers`): a yes/no answer is spelled out as the statement it makes ("no ." to
 "do you have a dog ?" -> "i don't have a dog ."), the guard reads only the sentences on the question's topic
-(all when none is), and where the answer rules can tell (the reply only returns the question, contradicts
-its own yes/no word, takes the other stand than the persona and earlier turns, or gives another value) they
-decide and the guard does not read the dialogue.
+(all when none is) and only pairs of sentences that share a topic (``shares_topic``), and where the answer
+rules can tell (the reply only returns the question, contradicts its own yes/no word, takes the other stand
+than the persona and earlier turns, or gives another value) they decide and the guard does not read the
+dialogue.
 
 ``tau`` is picked on labelled dev dialogues (``pick_tau``: the threshold that maximises balanced accuracy,
 the mean of the recall of contradictions and of consistent turns; among equally good thresholds the
@@ -38,7 +39,7 @@ from consistest.metrics.answers import (
     qa_evidence,
 )
 from consistest.metrics.clean import reply_sentences
-from consistest.metrics.propositions import states_something
+from consistest.metrics.propositions import shares_topic, states_something
 from consistest.models.base import ProbabilisticNLI, label_probabilities
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau, check_version
 from consistest.tasks.cdconv.regimes import RegimeTaus, asks, bot_turns, question_of, regime_taus, tau_for
@@ -97,6 +98,8 @@ def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str
         kept = set(on_topic(question_of(ex), [p for p, _ in before]))
         before = [(p, src) for p, src in before if p in kept] or before
     pairs: list[tuple[str, str, Source]] = [(p, h, src) for p, src in before for h in last]
+    if settings.qa:  # statements about different things do not contradict each other
+        pairs = [(p, h, src) for p, h, src in pairs if shares_topic(p, h)]
     if "intra" in settings.sources:
         sents = _parts(reply, "sentence")
         pairs += [(a, b, "intra") for i, a in enumerate(sents) for b in sents[i + 1 :]]

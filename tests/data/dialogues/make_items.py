@@ -47,7 +47,9 @@ after round 14's; round 16 (``ROUND=16``, ``s0001``...) the 200 after those, fro
 designed after round 15's. Round 17 (``ROUND=17``, ``t0001``...) reads PersonaChat again: the dialogues whose
 persona ``detector-pairs`` puts in its dev split (their human turns were read, as synthetic pairs, when
 thresholds were picked; the judged turns never), cut as rounds 1-5 (125 contexts), frozen after ``qa:19``
-and before any reading designed after round 16's figures.
+and before any reading designed after round 16's figures. Round 18 (``ROUND=18``, ``u0001``...) takes
+the dialogues of the train split that rounds 1-5 took no cut of (none had the wanted kind of turn), cut as
+round 7 (161 contexts), frozen before any detector read them (``qa:20`` was designed on rounds 1-17).
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -107,6 +109,10 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     whose history ends with the user's turn."""
     if round_ == 17:  # PersonaChat again: the dialogues whose persona detector-pairs puts in its dev split
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "dev"]
+    elif round_ == 18:  # the train-split dialogues rounds 1-5 took no cut of
+        taken = {s.dialog_id for r in range(1, 6) for s in contexts(path, r)}
+        train = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
+        pool = [d for d in train if d.dialog_id not in taken]
     elif round_ >= 14:
         return short_contexts(path, round_)
     elif round_ >= 10:
@@ -120,7 +126,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-    limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None}
+    limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None, 18: None}
     limit = limits.get(round_, CONTEXTS * min(round_, 5))
     out: list[Sample] = []
     for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
@@ -173,8 +179,8 @@ def _sample(d: Dialogue, j: int) -> Sample:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 17:
-        sys.exit(f"make_items.py: ROUND is 1 to 17, not {ROUND}")
+    if not 1 <= ROUND <= 18:
+        sys.exit(f"make_items.py: ROUND is 1 to 18, not {ROUND}")
     if (6 <= ROUND <= 16) != dialogues.endswith(".jsonl"):
         sys.exit(f"make_items.py: rounds 6-16 read DECODE rct (.jsonl), others PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
@@ -194,7 +200,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmnopqrst'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnopqrstu'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
