@@ -100,8 +100,8 @@ def test_shares_topic_by_hand(a: str, b: str, shared: bool) -> None:
 
 
 def test_qa_pairs_share_a_topic() -> None:
-    """--qa-rules: the guard reads only the pairs of statements that share a content word (or a number
-    each); statements about different things were its false alarms."""
+    """--qa-rules: where no question picks the premises, the guard reads only the pairs of statements that
+    share a content word (or a number each); statements about different things were its false alarms."""
     ex = make_example(
         ["hi .", "i have a boyfriend . i have two cats .", "cool !", "i love you . i have five cats ."],
         None,
@@ -111,6 +111,14 @@ def test_qa_pairs_share_a_topic() -> None:
         ("i have two cats .", "i have five cats .", "history")
     ]
     assert len(example_pairs(ex, PairSettings())) == 6  # without the rules every pair, as before
+    asked = make_example(  # a question picks the premises on its topic: the answer is read against them
+        ["hi .", "i am a nurse .", "how many cats do you have ?", "i have a dog named rex ."],
+        None,
+        persona=["i have two cats .", "i love tea ."],
+    )
+    assert example_pairs(asked, PairSettings(qa=True)) == [
+        ("i have two cats .", "i have a dog named rex .", "persona")
+    ]
 
 
 def test_qa_pairs_leave_out_parts_that_state_nothing() -> None:

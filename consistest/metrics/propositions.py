@@ -258,7 +258,7 @@ def shares_topic(a: str, b: str) -> bool:
     """Two statements speak of one thing: a content word in common (by stem, or by its first five letters:
     "retire", "retirement"), greetings and interjections aside, or a number in each ("i am 37" and "i am
     25"). Statements that share none were the guard's false alarms ("i have a boyfriend ." and "i love you")
-    far more often than its contradictions (`qa:20`)."""
+    far more often than its contradictions (`qa:20`, where no question picks the premises)."""
     x, y = content_stems(a) - _PHATIC, content_stems(b) - _PHATIC
     if x & y or (any(w.isdigit() for w in x) and any(w.isdigit() for w in y)):
         return True

@@ -94,11 +94,11 @@ def example_pairs(ex: DialogueExample, settings: PairSettings) -> list[tuple[str
     if settings.qa:  # a part that states nothing contradicts nothing and is contradicted by nothing
         last = [h for h in last if states_something(h)]
         before = [(p, src) for p, src in before if states_something(p)]
-    if settings.qa and is_question(question_of(ex)):
-        kept = set(on_topic(question_of(ex), [p for p, _ in before]))
-        before = [(p, src) for p, src in before if p in kept] or before
+    asked = settings.qa and is_question(question_of(ex))
+    kept = set(on_topic(question_of(ex), [p for p, _ in before])) if asked else set()
+    before = [(p, src) for p, src in before if p in kept] or before
     pairs: list[tuple[str, str, Source]] = [(p, h, src) for p, src in before for h in last]
-    if settings.qa:  # statements about different things do not contradict each other
+    if settings.qa and not kept:  # no question's topic: statements about different things do not clash
         pairs = [(p, h, src) for p, h, src in pairs if shares_topic(p, h)]
     if "intra" in settings.sources:
         sents = _parts(reply, "sentence")
