@@ -60,6 +60,7 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         ("round15", 200, 60),
         ("round16", 200, 67),
         ("round17", 125, 68),
+        ("round18", 161, 74),
     ],
 )
 def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
