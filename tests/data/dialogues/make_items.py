@@ -50,6 +50,9 @@ thresholds were picked; the judged turns never), cut as rounds 1-5 (125 contexts
 and before any reading designed after round 16's figures. Round 18 (``ROUND=18``, ``u0001``...) takes
 the dialogues of the train split that rounds 1-5 took no cut of (none had the wanted kind of turn), cut as
 round 7 (161 contexts), frozen before any detector read them (``qa:20`` was designed on rounds 1-17).
+Round 19 (``ROUND=19``, ``v0001``...) is closer to a human-bot dialogue: 150 dialogues of the train split in
+another hash order, cut at the third to fifth agent turn, and the model writes EVERY agent turn up to the
+cut, turn by turn, the people's user turns replayed (``bot_written``); the judged turn is the model's last.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -64,6 +67,7 @@ import json
 import os
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from consistest.core.records import Dialogue, Sample
@@ -74,7 +78,7 @@ from consistest.models.decoding import Decoding
 from consistest.models.registry import ModelSpec
 from consistest.tasks.cdconv.detector_data import split_of_dialogue
 from consistest.tasks.cdconv.train import split_of
-from consistest.tasks.consistest.generation import RespondConfig, respond
+from consistest.tasks.consistest.generation import RespondConfig, load_model, respond
 
 SEED = "dialogues-2026-11"
 CONTEXTS = 150
@@ -109,6 +113,8 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     whose history ends with the user's turn."""
     if round_ == 17:  # PersonaChat again: the dialogues whose persona detector-pairs puts in its dev split
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "dev"]
+    elif round_ == 19:  # the model writes every agent turn (bot_written): the train split in another order
+        pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
     elif round_ == 18:  # the train-split dialogues rounds 1-5 took no cut of
         taken = {s.dialog_id for r in range(1, 6) for s in contexts(path, r)}
         train = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
@@ -126,13 +132,14 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
         pool = decode_pool(path)
     else:
         pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-    limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None, 18: None}
+    limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None, 18: None, 19: CONTEXTS}
     limit = limits.get(round_, CONTEXTS * min(round_, 5))
     out: list[Sample] = []
-    for d in sorted(pool, key=lambda d: _h("order", d.dialog_id)):
+    order = ("order", 19) if round_ == 19 else ("order",)
+    for d in sorted(pool, key=lambda d: _h(*order, d.dialog_id)):
         want_question = len(out) % 2 == 0
         utts = d.utterances
-        every = range(5, len(utts), 2)
+        every = range(5, min(len(utts), 11) if round_ == 19 else len(utts), 2)  # 19: the 3rd-5th agent turn
         wanted = [j for j in every if is_question(utts[j - 1]) == want_question]
         cuts = wanted or (list(every) if round_ >= 7 else [])
         if not cuts:
@@ -158,6 +165,26 @@ def short_contexts(path: str, round_: int) -> list[Sample]:
     return out[200 * (round_ - 14) : 200 * (round_ - 13)]
 
 
+def bot_written(samples: list[Sample], cfg: RespondConfig, run: Path) -> list[tuple[Sample, str]]:
+    """Round 19: the model writes every agent turn of each context in turn, the user's turns replayed as
+    the people wrote them; each sample with the model's turns in its history, and the model's judged turn."""
+    model = load_model(cfg.model, samples)
+    history = {s.id: list(s.history) for s in samples}
+    reply: dict[str, str] = {}
+    for k in range(1, max(s.turn for s in samples) + 1, 2):  # the agent's k-th utterance, in every context
+        todo = [s for s in samples if k <= s.turn]
+        step = [replace(s, id=f"{s.id}@{k}", history=history[s.id][:k], question=history[s.id][k - 1])
+                for s in todo]  # fmt: skip
+        path = respond(cfg, step, run / f"turn{k}", model=model)
+        got = {r["id"]: r["response"] for r in map(json.loads, path.read_text().splitlines()) if r}
+        for s in todo:
+            if k < s.turn:
+                history[s.id][k] = got[f"{s.id}@{k}"]
+            else:
+                reply[s.id] = got[f"{s.id}@{k}"]
+    return [(replace(s, history=history[s.id], question=history[s.id][-1]), reply[s.id]) for s in samples]
+
+
 def _sample(d: Dialogue, j: int) -> Sample:
     """Dialogue ``d`` cut before turn ``j``: a ConsisTest sample whose history ends with the user's turn."""
     history = list(d.utterances[:j])
@@ -179,8 +206,8 @@ def _sample(d: Dialogue, j: int) -> Sample:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 18:
-        sys.exit(f"make_items.py: ROUND is 1 to 18, not {ROUND}")
+    if not 1 <= ROUND <= 19:
+        sys.exit(f"make_items.py: ROUND is 1 to 19, not {ROUND}")
     if (6 <= ROUND <= 16) != dialogues.endswith(".jsonl"):
         sys.exit(f"make_items.py: rounds 6-16 read DECODE rct (.jsonl), others PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
@@ -192,6 +219,9 @@ def main(dialogues: str, out: str, *models: str) -> None:
         options = {**MODES[mode], "device": "cpu", "batch_size": 4}
         cfg = RespondConfig(ModelSpec(spec, Decoding(max_new_tokens=40), options))
         run = Path(out) / "runs" / name
+        if ROUND == 19:
+            rows += [(name, s, reply) for s, reply in bot_written(samples, cfg, run)]
+            continue
         respond(cfg, samples, run)
         for line in (run / "responses.jsonl").read_text().splitlines():
             r = json.loads(line) if line.strip() else None
@@ -200,7 +230,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmnopqrstu'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnopqrstuv'[ROUND - 1]}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
