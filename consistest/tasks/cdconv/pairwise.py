@@ -9,10 +9,10 @@ pair's source (history and persona -> ``history``, intra -> ``intra``).
 With ``qa`` (``--qa-rules``) the last turn is read with the user's question before it, when the user asked
 one (:mod:`consistest.metrics.answers`): a yes/no answer is spelled out as the statement it makes ("no ." to
 "do you have a dog ?" -> "i don't have a dog ."), the guard reads only the sentences on the question's topic
-(all when none is) and only pairs of sentences that share a topic (``shares_topic``), and where the answer
-rules can tell (the reply only returns the question, contradicts its own yes/no word, takes the other stand
-than the persona and earlier turns, or gives another value) they decide and the guard does not read the
-dialogue.
+(where none is, or the user asked nothing, only pairs of sentences that share a topic: ``shares_topic``),
+and where the answer rules can tell (the reply only returns the question, contradicts its own yes/no word,
+takes the other stand than the persona and earlier turns, or gives another value) they decide and the guard
+does not read the dialogue.
 
 ``tau`` is picked on labelled dev dialogues (``pick_tau``: the threshold that maximises balanced accuracy,
 the mean of the recall of contradictions and of consistent turns; among equally good thresholds the
