@@ -18,6 +18,7 @@ from consistest.tasks.cdconv.inputs import labelled_dialogues, read_dialogues
 from consistest.tasks.cdconv.pairwise import (
     PairSettings,
     check_qa_rules,
+    contradiction_scores,
     decide,
     dialogue_score,
     example_pairs,
@@ -388,6 +389,39 @@ def test_without_the_guards_pairs_the_rules_decide(tmp_path: Path, demo) -> None
     res = CliRunner().invoke(main, [*detect, "--out", str(tmp_path / "old.jsonl")])
     assert res.exit_code == 0, res.output
     assert "by the guard: 0" not in res.output and "reading no pairs" not in res.output
+
+
+class NotNLI:
+    """Contradiction 0.9 when exactly one side holds the word "not": a guard that reads a negation only when
+    it is spelled out, as guard-v3 does. Records what it was asked."""
+
+    name, signature = "not", "not[c,n,e]"
+
+    def __init__(self) -> None:
+        self.asked: list[tuple[str, str]] = []
+
+    def predict(self, pairs):
+        return [max(d, key=d.__getitem__) for d in self.predict_proba(pairs)]
+
+    def predict_proba(self, pairs):
+        self.asked += pairs
+        c = [0.9 if ("not" in p.split()) != ("not" in h.split()) else 0.0 for p, h in pairs]
+        return [{"contradiction": x, "neutral": 1.0 - x, "entailment": 0.0} for x in c]
+
+
+def test_the_guard_reads_contractions_spelled_out() -> None:
+    """--qa-rules (qa:21): "i don't have a dog ." reaches the guard as "i do not have a dog ."; a statement
+    said again word for word is not read and scores 0; without the rules the pairs go as written."""
+    negated = make_example(["hi .", "i have a dog .", "i like cats .", "i don't have a dog ."], None)
+    said = ["hi .", "i'm sorry to hear that .", "my cat died .", "I'm sorry to hear that!"]
+    again = make_example(said, None)
+    nli = NotNLI()
+    scores = contradiction_scores(nli, [negated, again], PairSettings(qa=True))
+    assert [s["history"] for s in scores] == [0.9, 0.0]
+    assert nli.asked == [("i have a dog .", "i do not have a dog .")]
+    nli = NotNLI()
+    assert contradiction_scores(nli, [negated], PairSettings())[0]["history"] == 0.0
+    assert ("i have a dog .", "i don't have a dog .") in nli.asked
 
 
 def test_guard_pairs_are_read_unless_switched_off() -> None:

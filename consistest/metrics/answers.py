@@ -114,8 +114,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # user turns (18) and a review of it (19: only what the user said of themselves, not what the bot agreed
 # with, no reaction); each designed on the rounds of tests/data/dialogues read before it, frozen before the
 # next round (14: round 10 ... 19: round 16); where no question picks the premises, the guard reads only
-# pairs of statements that share a topic (20: designed on rounds 1-17)
-ANSWERS_VERSION = 20
+# pairs of statements that share a topic (20: designed on rounds 1-17); the guard reads its pairs with
+# contractions spelled out, a statement said again scoring 0 (21: designed on rounds 1-20)
+ANSWERS_VERSION = 21
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )

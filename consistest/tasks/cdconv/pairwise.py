@@ -10,9 +10,9 @@ With ``qa`` (``--qa-rules``) the last turn is read with the user's question befo
 one (:mod:`consistest.metrics.answers`): a yes/no answer is spelled out as the statement it makes ("no ." to
 "do you have a dog ?" -> "i don't have a dog ."), the guard reads only the sentences on the question's topic
 (where none is, or the user asked nothing, only pairs of sentences that share a topic: ``shares_topic``),
-and where the answer rules can tell (the reply only returns the question, contradicts its own yes/no word,
-takes the other stand than the persona and earlier turns, or gives another value) they decide and the guard
-does not read the dialogue.
+with contractions spelled out (:mod:`consistest.metrics.contractions`), and where the answer rules can tell
+(the reply only returns the question, contradicts its own yes/no word, takes the other stand than the
+persona and earlier turns, or gives another value) they decide and the guard does not read the dialogue.
 
 ``tau`` is picked on labelled dev dialogues (``pick_tau``: the threshold that maximises balanced accuracy,
 the mean of the recall of contradictions and of consistent turns; among equally good thresholds the
@@ -39,6 +39,7 @@ from consistest.metrics.answers import (
     qa_evidence,
 )
 from consistest.metrics.clean import reply_sentences
+from consistest.metrics.contractions import guard_reading
 from consistest.metrics.propositions import shares_topic, states_something
 from consistest.models.base import ProbabilisticNLI, label_probabilities
 from consistest.tasks.cdconv.detector import DETECTOR_FILE, Prediction, check_tau, check_version
@@ -153,14 +154,18 @@ def dialogue_score(scores: dict[str, float], evidence: Evidence | None) -> float
 def contradiction_scores(
     nli: ProbabilisticNLI, examples: Sequence[DialogueExample], settings: PairSettings
 ) -> list[dict[str, float]]:
-    """Per dialogue, the largest P(contradiction) of each source (0 where it has none); one batched call."""
+    """Per dialogue, the largest P(contradiction) of each source (0 where it has none); one batched call.
+    With ``qa`` the guard reads each pair with its contractions spelled out, and a statement said again
+    word for word scores 0."""
     per = [example_pairs(ex, settings) for ex in examples]
-    probs = label_probabilities(nli, [(p, h) for pairs in per for p, h, _ in pairs], "contradiction")
+    read = {(p, h): guard_reading(p, h) if settings.qa else (p, h) for pairs in per for p, h, _ in pairs}
+    probs = label_probabilities(nli, [r for r in read.values() if r is not None], "contradiction")
     out = []
     for pairs in per:
         best = dict.fromkeys(settings.sources, 0.0)
         for p, h, src in pairs:
-            best[src] = max(best[src], probs[(p, h)])
+            pair = read[(p, h)]
+            best[src] = max(best[src], 0.0 if pair is None else probs[pair])
         out.append(best)
     return out
 
