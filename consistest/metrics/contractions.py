@@ -1,11 +1,11 @@
 """Contractions spelled out for the NLI guard (``qa:21``).
 
-guard-v3 reads a negation only when it is spelled out: P(contradiction) of "i have a dog ." against "i do not
-have a dog ." is .98, against "i don't have a dog ." .004, and "i'm not a nurse ." reads as "i am not a nurse
-." does not. Its synthetic training pairs spell negations out ("do not"), and the MiniLM tokenizer splits
-"don't" into pieces it never learned as one. So the detector hands the guard its pairs with negative and
-pronoun contractions spelled out. "'s" and "'d" are left as they are: "she's" is "she is" or "she has", "the
-dog's" a possessive, "i'd" "i would" or "i had".
+guard-v3 reads a negation only when it is spelled out: P(contradiction) of "i have a dog ." against "i do
+not have a dog ." is .98, against "i don't have a dog ." .004; of "i am a nurse ." against "i am not a nurse
+." .98, against "i'm not a nurse ." .008. Its synthetic training pairs spell negations out ("do not"), and
+its tokenizer splits "don't" into "don", "'", "t". So the detector hands the guard its pairs with negative
+and pronoun contractions spelled out. "'s" and "'d" are left as they are: "she's" is "she is" or "she has",
+"the dog's" a possessive, "i'd" "i would" or "i had".
 """
 
 from __future__ import annotations
