@@ -33,7 +33,11 @@ def test_spelled_out(text: str, spelled: str) -> None:
     [
         ("i have a dog .", "i don't have a dog .", ("i have a dog .", "i do not have a dog .")),
         ("i'm sorry to hear that .", "I am sorry to hear that!", None),  # the same statement again
-        ("i'm a nurse .", "i'm a nurse too .", ("i am a nurse .", "i am a nurse too .")),
+        ("i'm a nurse .", "i'm a doctor .", ("i am a nurse .", "i am a doctor .")),
+        ("i'm a nurse .", "i'm a nurse too .", None),  # said again in fewer words (qa:22)
+        ("i am retired so i love to travel .", "i love to travel .", None),
+        ("i love to swim .", "i don't love to swim .", ("i love to swim .", "i do not love to swim .")),
+        ("i don't love to swim .", "i love to swim .", ("i do not love to swim .", "i love to swim .")),
     ],
 )
 def test_guard_reading(premise: str, hypothesis: str, read: tuple[str, str] | None) -> None:

@@ -115,8 +115,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # with, no reaction); each designed on the rounds of tests/data/dialogues read before it, frozen before the
 # next round (14: round 10 ... 19: round 16); where no question picks the premises, the guard reads only
 # pairs of statements that share a topic (20: designed on rounds 1-17); the guard reads its pairs with
-# contractions spelled out, a statement said again scoring 0 (21: designed on rounds 1-20)
-ANSWERS_VERSION = 21
+# contractions spelled out, a statement said again scoring 0 (21: designed on rounds 1-20), and said again
+# in fewer of its words too (22: designed on rounds 1-21)
+ANSWERS_VERSION = 22
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 
+from consistest.metrics.propositions import content_stems, words_of
+from consistest.metrics.words import is_negation
+
 _NOT = {
     "don": "do", "doesn": "does", "didn": "did", "isn": "is", "aren": "are", "wasn": "was", "weren": "were",
     "haven": "have", "hasn": "has", "hadn": "had", "won": "will", "wouldn": "would", "can": "can",
@@ -40,9 +43,18 @@ def _plain(text: str) -> str:
     return " ".join(text.lower().split()).strip(" .!?")
 
 
+def _restates(premise: str, hypothesis: str) -> bool:
+    """Every content word of the hypothesis is the premise's, and both are negated or neither: "i love to
+    travel ." after "i am retired so i love to travel ." (``qa:22``)."""
+    said = content_stems(hypothesis)
+    negated = [any(is_negation(w) for w in words_of(t)) for t in (premise, hypothesis)]
+    return bool(said) and said <= content_stems(premise) and negated[0] == negated[1]
+
+
 def guard_reading(premise: str, hypothesis: str) -> tuple[str, str] | None:
-    """The pair as the guard reads it, spelled out; None when both say the same words (case, spacing and
-    final punctuation aside): a statement said again does not contradict itself, though guard-v3 gave some
-    repeats, spelled out, a high P(contradiction) ("i am sorry to hear that ." twice: .82)."""
+    """The pair as the guard reads it, spelled out; None when the hypothesis says the premise again, word
+    for word (case, spacing and final punctuation aside; ``qa:21``) or in fewer of its words (``qa:22``): a
+    statement said again does not contradict itself, though guard-v3 gave some repeats, spelled out, a high
+    P(contradiction) ("i am sorry to hear that ." twice: .82; "i am sorry ." after "i am so sorry .")."""
     pair = spelled_out(premise), spelled_out(hypothesis)
-    return None if _plain(pair[0]) == _plain(pair[1]) else pair
+    return None if _plain(pair[0]) == _plain(pair[1]) or _restates(*pair) else pair
