@@ -64,13 +64,14 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         ("round19", 150, 42),
         ("round20", 150, 49),
         ("round21", 150, 63),
+        ("round22", 100, 39),
     ],
 )
 def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
     folder: str, contexts: int, contradictions: int
 ) -> None:
     """Each fresh round: two test turns (one per model) of each of its new contexts, no dialogue of an
-    earlier round (rounds 19-21: the people's turns of earlier rounds' dialogues, each model's own agent
+    earlier round (rounds 19-22: the people's turns of earlier rounds' dialogues, each model's own agent
     turns), every item labelled once, what was labelled being what the annotators saw."""
     items = {r["item"]: r for r in _rows(f"{folder}/items.jsonl")}
     key = _rows(f"{folder}/key.jsonl")
@@ -81,7 +82,7 @@ def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
     assert sum(ex.label != "none" for ex in test) == contradictions
     before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, int(folder.removeprefix("round"))))]
     earlier = {k["dialog_id"] for name in before for k in _rows(name)}
-    if folder in ("round19", "round20", "round21"):  # earlier rounds' dialogues, each agent turn the model's
+    if int(folder.removeprefix("round")) >= 19:  # earlier rounds' dialogues, each agent turn the model's
         by_context: dict[str, list[list[str]]] = {}
         for k in key:
             by_context.setdefault(k["context"], []).append(items[k["item"]]["turns"])
