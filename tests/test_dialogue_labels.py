@@ -80,9 +80,10 @@ def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
     assert len(test) == len(items) == len(rows) == 2 * contexts and set(rows) == set(items)
     assert {k["split"] for k in key} == {"test"} and len({k["context"] for k in key}) == contexts
     assert sum(ex.label != "none" for ex in test) == contradictions
-    before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, int(folder.removeprefix("round"))))]
+    number = int(folder.removeprefix("round"))
+    before = ["key.jsonl", *(f"round{n}/key.jsonl" for n in range(2, number))]
     earlier = {k["dialog_id"] for name in before for k in _rows(name)}
-    if int(folder.removeprefix("round")) >= 19:  # earlier rounds' dialogues, each agent turn the model's
+    if number >= 19:  # earlier rounds' dialogues, each agent turn the model's
         by_context: dict[str, list[list[str]]] = {}
         for k in key:
             by_context.setdefault(k["context"], []).append(items[k["item"]]["turns"])

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 
-from consistest.metrics.propositions import content_stems, words_of
-from consistest.metrics.words import is_negation
+from consistest.metrics.propositions import EXPANDED, content_stems, is_negated, words_of
 
 _NOT = {
     "don": "do", "doesn": "does", "didn": "did", "isn": "is", "aren": "are", "wasn": "was", "weren": "were",
@@ -26,7 +25,7 @@ _SPACED = re.compile(rf"\s{_APOSTROPHE}?n{_APOSTROPHE}t\b", re.IGNORECASE)  # "d
 _PRONOUN = re.compile(
     rf"\b(i|you|we|they|he|she|it|that|there|what|who)\s?{_APOSTROPHE}\s?(m|ve|re|ll)\b", re.IGNORECASE
 )
-_FULL = {"m": "am", "ve": "have", "re": "are", "ll": "will"}
+_FULL = {k: EXPANDED[k] for k in ("m", "ve", "re", "ll")}  # not "'s", "'d"
 _IM = re.compile(r"\bim\b", re.IGNORECASE)
 
 
@@ -47,7 +46,7 @@ def _restates(premise: str, hypothesis: str) -> bool:
     """Every content word of the hypothesis is the premise's, and both are negated or neither: "i love to
     travel ." after "i am retired so i love to travel ." (``qa:22``)."""
     said = content_stems(hypothesis)
-    negated = [any(is_negation(w) for w in words_of(t)) for t in (premise, hypothesis)]
+    negated = [is_negated(words_of(t), past=True) for t in (premise, hypothesis)]
     return bool(said) and said <= content_stems(premise) and negated[0] == negated[1]
 
 

@@ -115,15 +115,11 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
     if round_ == 17:  # PersonaChat again: the dialogues whose persona detector-pairs puts in its dev split
-        pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "dev"]
+        pool = _personachat(path, "dev")
     elif 19 <= round_ <= 22:  # the model writes every agent turn (bot_written): the train split again
-        taken = {s.dialog_id for r in range(19, round_) for s in contexts(path, r)}
-        train = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-        pool = [d for d in train if d.dialog_id not in taken]
+        pool = _personachat(path, "train", without=range(19, round_))
     elif round_ == 18:  # the train-split dialogues rounds 1-5 took no cut of
-        taken = {s.dialog_id for r in range(1, 6) for s in contexts(path, r)}
-        train = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
-        pool = [d for d in train if d.dialog_id not in taken]
+        pool = _personachat(path, "train", without=range(1, 6))
     elif round_ >= 14:
         return short_contexts(path, round_)
     elif round_ >= 10:
@@ -136,7 +132,7 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     elif path.endswith(".jsonl"):
         pool = decode_pool(path)
     else:
-        pool = [d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == "train"]
+        pool = _personachat(path, "train")
     limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None, 18: None}
     limits |= {19: CONTEXTS, 20: CONTEXTS, 21: CONTEXTS, 22: 100}
     limit = limits.get(round_, CONTEXTS * min(round_, 5))
@@ -159,6 +155,15 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     if 11 <= round_ <= 13:  # the 200 after the last round's
         return out[200 * (round_ - 10) :]
     return out if round_ >= 6 else out[CONTEXTS * (round_ - 1) :]
+
+
+def _personachat(path: str, split: str, without: range = range(0)) -> list[Dialogue]:
+    """The PersonaChat dialogues whose persona ``detector-pairs`` (seed 0) puts in ``split``, but for those
+    the rounds ``without`` cut."""
+    taken = {s.dialog_id for r in without for s in contexts(path, r)}
+    return [
+        d for d in read_dialogues(path) if split_of_dialogue(d, 0, 0.15) == split and d.dialog_id not in taken
+    ]
 
 
 def short_contexts(path: str, round_: int) -> list[Sample]:
