@@ -194,6 +194,14 @@ def train_nli(
 @click.option("--anli", multiple=True, help="ANLI dev JSONL, repeatable (never a test file).")
 @click.option("--snli", help="SNLI dev JSONL (premise/hypothesis/label).")
 @click.option("--out", required=True, type=click.Path(file_okay=False), help="Model folder to write.")
+@click.option(
+    "--recipe",
+    type=click.Choice(["guard-v3", "guard-v4"]),
+    default="guard-v3",
+    show_default=True,
+    help='guard-v4: the train sentences also in the forms chat models write ("don\'t", "i\'m not") '
+    "and contradictions of a changed count; dev and test as guard-v3's.",
+)
 @click.option("--base", default="minilm", show_default=True, help="Encoder to fine-tune (see train-nli).")
 @click.option("--epochs", type=int, default=2, show_default=True)
 @click.option("--lr", type=float, default=5e-5, show_default=True)
@@ -219,8 +227,8 @@ def train_nli(
 @quiet_option
 @handle_errors
 def train_guard(
-    data, dialogues, decode, anli, snli, out, base, epochs, lr, batch_size, max_length, seed, dev_fraction,
-    max_false_alarm, snli_max, max_steps, threads, device, no_test_eval, overwrite, quiet,
+    data, dialogues, decode, anli, snli, out, recipe, base, epochs, lr, batch_size, max_length, seed,
+    dev_fraction, max_false_alarm, snli_max, max_steps, threads, device, no_test_eval, overwrite, quiet,
 ) -> None:  # fmt: skip
     """Train the offline guard's whole recipe: pairs, fine-tuning (resumable per epoch), tau on dev,
     evaluation on dev and the frozen test split; prints the figures, writes OUT whole."""
@@ -242,6 +250,7 @@ def train_guard(
         GuardConfig(
             inputs=inputs,
             out=out,
+            recipe=recipe,
             base=base,
             epochs=epochs,
             lr=lr,
