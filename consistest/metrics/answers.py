@@ -56,6 +56,7 @@ from consistest.metrics.answer_reading import (
     on_topic,
     returns_question,
 )
+from consistest.metrics.borrowed import own_statements
 from consistest.metrics.categories import CATEGORIES_VERSION
 from consistest.metrics.clean import CLEAN_VERSION, clean_response
 from consistest.metrics.plus import PLUS_VERSION, long_part
@@ -116,8 +117,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # next round (14: round 10 ... 19: round 16); where no question picks the premises, the guard reads only
 # pairs of statements that share a topic (20: designed on rounds 1-17); the guard reads its pairs with
 # contractions spelled out, a statement said again scoring 0 (21: designed on rounds 1-20), and said again
-# in fewer of its words too (22: designed on rounds 1-21)
-ANSWERS_VERSION = 22
+# in fewer of its words too (22: designed on rounds 1-21); the role readings do not count as the bot's own
+# an earlier turn of its that took over the user's words (23: ``borrowed``, designed on rounds 1-23)
+ANSWERS_VERSION = 23
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
     "bump ANSWERS_VERSION with its parts"
 )
@@ -175,8 +177,9 @@ def qa_evidence(
     question, reply = _plain(question), _plain(reply)
     turns = [_plain(t) for t in history or (question,)]
     users = turns[-1::-2]  # the user's turns, the last first
-    held = [*premises, *agreed(turns)]  # and what the bot agreed with ("me too !")
-    if echoes(question, reply, premises):
+    own = own_statements(turns, premises, persona)  # not what an earlier turn of its took over (23)
+    held = [*own, *agreed(turns)]  # and what the bot agreed with ("me too !")
+    if echoes(question, reply, own):
         return Evidence("contradiction", "echo")
     if copies_user(users, reply, held):
         return Evidence("contradiction", "copy")
