@@ -11,7 +11,7 @@ import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -290,3 +290,20 @@ def progress(iterable: Iterable[Any] | None = None, *, quiet: bool = False, **kw
     from tqdm.auto import tqdm
 
     return tqdm(iterable, disable=quiet, file=sys.stderr, dynamic_ncols=True, **kwargs)
+
+
+def distinct_names(paths: Sequence[str | Path], field: str) -> list[str]:
+    """A short name per file, for reports and stored figures: its file name, with as many parent folders as
+    it takes to tell it from the others' ("round10/test.jsonl", "round11/test.jsonl"). Keyed by the name
+    alone, files of one name overwrote each other; a file given twice is refused."""
+    parts = [Path(p).resolve().parts for p in paths]
+    for i, (p, r) in enumerate(zip(paths, parts, strict=True)):
+        if r in parts[:i]:
+            raise InputError(f"{p} is given twice", field=field)
+    names = []
+    for r in parts:
+        k = 1
+        while sum(q[-k:] == r[-k:] for q in parts) > 1:
+            k += 1
+        names.append("/".join(r[-k:]))
+    return names

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import InputError
-from consistest.core.io import read_jsonl, read_text
+from consistest.core.io import distinct_names, read_jsonl, read_text
 from consistest.core.records import content_hash
 
 # Model label ids, saved as config.id2label (the scorer reads names from there).
@@ -155,8 +155,8 @@ def load_sets(
         train_ex += subsample(tr, max_per_file, seed)
         if dv:
             dev_sets[f"{name}:holdout"] = dv
-    for p in dev:
-        dev_sets[Path(p).name] = read_nli_file(p, "dev")
+    for name, p in zip(distinct_names(dev, "dev"), dev, strict=True):
+        dev_sets[name] = read_nli_file(p, "dev")
     if not train_ex:
         raise InputError("no training examples", field="train")
     return train_ex, dev_sets

@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.io import atomic_write_json, atomic_write_jsonl, distinct_names
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.signature import make_signature
 from consistest.tasks.cdconv import detector as det
@@ -210,8 +210,9 @@ def train_detector(cfg: TrainDetectorConfig) -> dict[str, Any]:
     if cfg.epochs < 1 or cfg.batch_size < 1 or cfg.max_length < 16:
         raise InputError("epochs and batch-size must be >= 1, max-length >= 16")
     examples = [ex for path in cfg.data for ex in read_dialogues(path, cfg.dataset)]
-    tests = {Path(p).name: read_dialogues(p, cfg.dataset) for p in cfg.tests}
-    devs = {f"dev:{Path(p).name}": read_dialogues(p, cfg.dataset) for p in cfg.dev}
+    test_names, dev_names = distinct_names(cfg.tests, "test"), distinct_names(cfg.dev, "dev")
+    tests = {n: read_dialogues(p, cfg.dataset) for n, p in zip(test_names, cfg.tests, strict=True)}
+    devs = {f"dev:{n}": read_dialogues(p, cfg.dataset) for n, p in zip(dev_names, cfg.dev, strict=True)}
     parts = split_examples(cfg, examples)
     if cfg.decision == "tau" and cfg.architecture != pw.ARCHITECTURE:  # fail before training, not after
         labels = {
