@@ -110,3 +110,11 @@ def test_guard_v4_keeps_guard_v3s_dev_and_test(shared_data: Path) -> None:
     train_v4 = [r for r in v4 if r["split"] == "train" and r["source"] == "dnli"]
     assert sum("don't" in r["hypothesis"] for r in train_v4) > 300
     assert GuardConfig(inputs, "x").identity() != GuardConfig(inputs, "x", recipe="guard-v4").identity()
+
+
+def test_train_guard_offers_every_recipe() -> None:
+    from consistest.cli.nli import train_guard
+    from consistest.tasks.guard.recipe import RECIPE, RECIPES
+
+    option = next(o for o in train_guard.params if o.name == "recipe")
+    assert tuple(option.type.choices) == RECIPES and option.default == RECIPE

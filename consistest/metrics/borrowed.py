@@ -5,8 +5,9 @@ broke") and then says it again in a later turn still speaks as the user: its ear
 confusion, not a fact of its own. The role readings of :mod:`.roles` take the bot's earlier statements as
 what it holds ("i like all music" is no claim when the bot said it before the user did); read with a
 borrowed turn among them, they let a repeated copy pass. ``borrowed_turns`` finds those turns, in order,
-each read against the persona and the earlier turns not themselves borrowed. Designed on bot-written rounds
-19-22 of ``tests/data/dialogues`` (dev by then), where both blind passes labelled a repeated copy ``role``.
+each read against the persona and the earlier turns not themselves borrowed. Designed on rounds 1-23 of
+``tests/data/dialogues`` (dev by then), from the bot-written rounds' misses; the labelling guidelines do not
+settle a repeated copy, and the blind passes of round 23 both labelled it ``role``.
 """
 
 from __future__ import annotations
