@@ -59,7 +59,8 @@ without round 19's dialogues; round 21 (``ROUND=21``, ``x0001``...) 150 more, wi
 more, without rounds 19-22's, frozen before any detector read them with a guard trained on contracted
 negations and changed counts (``guard-v4``); round 24 (``ROUND=24``, ``b0001``...: the letters ran out, and
 ``a`` names the held-out replies) 150 more, without rounds 19-23's; round 25 (``ROUND=25``, ``c0001``...)
-what is left of that split, without rounds 19-24's.
+what is left of that split, without rounds 19-24's. Round 26 (``ROUND=26``, ``r26-0001``...) writes the bot
+turns of the 125 dialogues of the dev split (round 17's, whose agent turns were people's) the same way.
 Round 1 (the default) is reproduced exactly.
 
 Writes OUT_DIR/runs/NAME/responses.jsonl (resumable), OUT_DIR/items.jsonl (what annotators see: item,
@@ -118,7 +119,7 @@ def decode_pool(
 def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     """One cut per dialogue, alternating a question and a statement before it, as ConsisTest samples
     whose history ends with the user's turn."""
-    if round_ == 17:  # PersonaChat again: the dialogues whose persona detector-pairs puts in its dev split
+    if round_ in (17, 26):  # PersonaChat's dialogues whose persona detector-pairs puts in its dev split
         pool = _personachat(path, "dev")
     elif 19 <= round_ <= 25:  # the model writes every agent turn (bot_written): the train split again
         pool = _personachat(path, "train", without=range(19, round_))
@@ -138,14 +139,15 @@ def contexts(path: str, round_: int = ROUND) -> list[Sample]:
     else:
         pool = _personachat(path, "train")
     limits = {8: CONTEXTS, 9: None, 10: 200, 11: 400, 12: 600, 13: 800, 17: None, 18: None}
-    limits |= {19: CONTEXTS, 20: CONTEXTS, 21: CONTEXTS, 22: 100, 23: CONTEXTS, 24: CONTEXTS, 25: None}
+    limits |= {19: CONTEXTS, 20: CONTEXTS, 21: CONTEXTS, 22: 100, 23: CONTEXTS, 24: CONTEXTS}
+    limits |= {25: None, 26: None}
     limit = limits.get(round_, CONTEXTS * min(round_, 5))
     out: list[Sample] = []
     order = ("order", round_) if round_ >= 19 else ("order",)
     for d in sorted(pool, key=lambda d: _h(*order, d.dialog_id)):
         want_question = len(out) % 2 == 0
         utts = d.utterances
-        every = range(5, min(len(utts), 11) if round_ >= 19 else len(utts), 2)  # 19-25: 3rd-5th agent turn
+        every = range(5, min(len(utts), 11) if round_ >= 19 else len(utts), 2)  # 19-26: 3rd-5th agent turn
         wanted = [j for j in every if is_question(utts[j - 1]) == want_question]
         cuts = wanted or (list(every) if round_ >= 7 else [])
         if not cuts:
@@ -181,7 +183,7 @@ def short_contexts(path: str, round_: int) -> list[Sample]:
 
 
 def bot_written(samples: list[Sample], cfg: RespondConfig, run: Path) -> list[tuple[Sample, str]]:
-    """Rounds 19-25: the model writes every agent turn of each context in turn, the user's turns replayed as
+    """Rounds 19-26: the model writes every agent turn of each context in turn, the user's turns replayed as
     the people wrote them; each sample with the model's turns in its history, and the model's judged turn."""
     model = load_model(cfg.model, samples)
     history = {s.id: list(s.history) for s in samples}
@@ -222,8 +224,8 @@ def _sample(d: Dialogue, j: int) -> Sample:
 
 
 def main(dialogues: str, out: str, *models: str) -> None:
-    if not 1 <= ROUND <= 25:
-        sys.exit(f"make_items.py: ROUND is 1 to 25, not {ROUND}")
+    if not 1 <= ROUND <= 26:
+        sys.exit(f"make_items.py: ROUND is 1 to 26, not {ROUND}")
     if (6 <= ROUND <= 16) != dialogues.endswith(".jsonl"):
         sys.exit(f"make_items.py: rounds 6-16 read DECODE rct (.jsonl), others PersonaChat, not {dialogues}")
     samples = contexts(dialogues)
@@ -246,7 +248,7 @@ def main(dialogues: str, out: str, *models: str) -> None:
     rows.sort(key=lambda x: _h("item", x[0], x[1].id))
     items, key = [], []
     for n, (name, s, reply) in enumerate(rows, 1):
-        item = f"{'defghijklmnopqrstuvwxyzbc'[ROUND - 1]}{n:04d}"
+        item = f"{'defghijklmnopqrstuvwxyzbc'[ROUND - 1] if ROUND <= 25 else f'r{ROUND}-'}{n:04d}"
         split = "dev" if ROUND == 1 and _h("split", s.dialog_id) % 3 == 0 else "test"
         items.append({"item": item, "persona": s.persona, "turns": s.history, "reply": reply})
         key.append({"item": item, "context": s.id, "dialog_id": s.dialog_id, "cut": s.turn, "model": name,
