@@ -68,13 +68,14 @@ def test_every_item_is_labelled_once_and_the_split_follows_the_key() -> None:
         ("round23", 150, 73),
         ("round24", 150, 52),
         ("round25", 25, 6),
+        ("round26", 125, 44),
     ],
 )
 def test_the_fresh_rounds_are_new_dialogues_labelled_as_their_items(
     folder: str, contexts: int, contradictions: int
 ) -> None:
     """Each fresh round: two test turns (one per model) of each of its new contexts, no dialogue of an
-    earlier round (rounds 19-25: the people's turns of earlier rounds' dialogues, each model's own agent
+    earlier round (rounds 19-26: the people's turns of earlier rounds' dialogues, each model's own agent
     turns), every item labelled once, what was labelled being what the annotators saw."""
     items = {r["item"]: r for r in _rows(f"{folder}/items.jsonl")}
     key = _rows(f"{folder}/key.jsonl")
