@@ -1,6 +1,6 @@
 """Draw the held-out labelling items from real replies (step 1 of the protocol in README.md beside this file).
 
-    python tests/data/heldout/make_items.py DATASET_DIR OUT_DIR PREFIX NAME=RUN_DIR[:N] [NAME=RUN_DIR[:N] ...]
+    python tests/data/heldout/make_items.py DATASET_DIR OUT_DIR PREFIX [--fresh] NAME=RUN_DIR[:N] [...]
 
 DATASET_DIR is ConsisTest-02 (``consistest build``); each RUN_DIR holds the ``responses.jsonl`` of a
 ``consistest generate`` run (on the same ``--sample``); ``:N`` keeps N of that run's replies, drawn by a
@@ -10,6 +10,9 @@ models shuffled together, no model names), and OUT_DIR/key.jsonl (item -> sample
 The split is by QA, fixed before any label exists: a QA whose samples are in
 ``tests/data/agree_dev.jsonl`` (replies we wrote while designing rules) goes to dev, the rest by a hash of
 the QA id (one third dev, two thirds test); all replies to one QA share a split.
+
+``--fresh`` makes a second test set: replies to a QA that any earlier batch (``batch-*/key.jsonl``) or
+``agree_dev.jsonl`` holds are left out, and every remaining reply is test (batch ``c``, ``test2.jsonl``).
 """
 
 from __future__ import annotations
@@ -34,20 +37,34 @@ def _responses(run: Path) -> dict[str, str]:
     return {r["id"]: r["response"] for r in rows}
 
 
+def _seen_qas(out: str) -> set[str]:
+    """QA ids of every earlier labelling batch beside this file (not OUT_DIR's own)."""
+    keys = [
+        k
+        for k in Path(__file__).parent.glob("batch-*/key.jsonl")
+        if k.parent.resolve() != Path(out).resolve()
+    ]
+    return {json.loads(x)["qa_id"] for k in keys for x in k.read_text().splitlines() if x.strip()}
+
+
 def main(dataset: str, out: str, prefix: str, *runs: str) -> None:
     samples = {s.id: s for s in load_samples(dataset)}
     dev_qas = {samples[json.loads(x)["id"]].qa_id for x in AGREE_DEV.read_text().splitlines() if x.strip()}
+    fresh = bool(runs) and runs[0] == "--fresh"
+    runs = runs[1:] if fresh else runs
+    drop = dev_qas | _seen_qas(out) if fresh else set()
     rows = []
     for arg in runs:
         name, _, where = arg.partition("=")
         path, _, n = where.partition(":")
-        got = sorted(_responses(Path(path)).items(), key=lambda kv: _h(name, kv[0]))
+        kept = {sid: r for sid, r in _responses(Path(path)).items() if samples[sid].qa_id not in drop}
+        got = sorted(kept.items(), key=lambda kv: _h(name, kv[0]))
         rows += [(name, sid, reply) for sid, reply in got[: int(n) if n else None]]
     rows.sort(key=lambda r: _h("order", r[0], r[1]))
     items, key = [], []
     for k, (model, sid, reply) in enumerate(rows, 1):
         s = samples[sid]
-        split = "dev" if s.qa_id in dev_qas or _h("split", s.qa_id) % 3 == 0 else "test"
+        split = "test" if fresh else "dev" if s.qa_id in dev_qas or _h("split", s.qa_id) % 3 == 0 else "test"
         item = f"{prefix}{k:04d}"
         items.append({"item": item, "type": s.type, "question": s.question, "truth": s.answer,
                       "fact": s.fact, "persona": list(s.persona), "history": list(s.history[:-1]),
