@@ -16,6 +16,18 @@ from functools import lru_cache
 
 from consistest.metrics.clean import CLEAN_VERSION, clean_response
 from consistest.metrics.numbers import normalize_numbers, tokens
+from consistest.metrics.rule_words import (  # noqa: F401 (the lexicons, re-exported)
+    ADVERBS,
+    CLAUSE_END,
+    FILLERS,
+    IGNORED,
+    MAX_KEYWORDS,
+    NO_PHRASES,
+    NOT_AN_ANSWER_AFTER,
+    PHRASES_BY_FIRST,
+    QUESTION_FUNCTION_WORDS,
+    YES_PHRASES,
+)
 from consistest.metrics.shortforms import SHORTFORMS_VERSION, short_forms
 
 # Bump when any rule or lexicon changes a score; it goes into the signature as ``rules:<n>``.
@@ -24,122 +36,6 @@ from consistest.metrics.shortforms import SHORTFORMS_VERSION, short_forms
 # punctuation between a phrase's words is skipped ("not ... really"), and punctuation is read ("sure , not")
 RULES_VERSION = 3
 assert CLEAN_VERSION == 2 and SHORTFORMS_VERSION == 2, "bump RULES_VERSION with its parts"
-
-MAX_KEYWORDS = 5
-YES_PHRASES = (
-    "yes",
-    "yeah",
-    "yep",
-    "yup",
-    "sure",
-    "yea",
-    "yah",
-    "absolutely",
-    "definitely",
-    "certainly",
-    "indeed",
-    "of course",
-    "correct",
-)
-NO_PHRASES = ("no", "nope", "nah", "never", "not really", "not yet", "not at all", "not anymore", "none")
-NOT_AN_ANSWER_AFTER = frozenset({"idea", "clue", "problem", "worries", "doubt", "way", "matter"})  # "no idea"
-FILLERS = frozenset(
-    [
-        "oh",
-        "ooh",
-        "well",
-        "um",
-        "umm",
-        "uh",
-        "hmm",
-        "hm",
-        "haha",
-        "hahaha",
-        "lol",
-        "lmao",
-        "ah",
-        "aw",
-        "aww",
-        "hey",
-        "hi",
-        "hello",
-        "so",
-        "actually",
-        "honestly",
-        "wow",
-        "ha",
-        "hah",
-        "ok",
-        "okay",
-        "yes",
-    ]
-) - {"yes"}
-ADVERBS = frozenset(
-    [
-        "really",
-        "actually",
-        "also",
-        "too",
-        "definitely",
-        "certainly",
-        "still",
-        "just",
-        "ever",
-        "always",
-        "totally",
-        "absolutely",
-        "sure",
-        "truly",
-        "do",
-    ]
-)
-CLAUSE_END = frozenset(
-    ["and", "but", "so", "though", "as", "because", "cause", "since", "although", "yet", "lol", "haha"]
-)
-IGNORED = frozenset({"a", "an", "the", "and", "or"})
-# Question words an answer need not repeat ("do you have any pets ?" <- "i don't have pets").
-QUESTION_FUNCTION_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "any",
-        "some",
-        "ever",
-        "really",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "your",
-        "my",
-        "you",
-        "u",
-        "it",
-        "that",
-        "this",
-        "there",
-        "yet",
-        "still",
-        "currently",
-        "now",
-        "also",
-        "too",
-        "much",
-        "lot",
-        "lots",
-    ]
-)
-
-
-# (polarity, words) of the yes/no phrases by their first word, "no" phrases first, longer phrases first.
-PHRASES_BY_FIRST: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-for _polarity, _group in (("no", NO_PHRASES), ("yes", YES_PHRASES)):
-    for _phrase in sorted(_group, key=lambda p: -len(p.split())):
-        PHRASES_BY_FIRST.setdefault(_phrase.split()[0], []).append((_polarity, tuple(_phrase.split())))
 
 
 class Outcome(str, Enum):
