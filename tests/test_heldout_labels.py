@@ -1,0 +1,58 @@
+"""The held-out labels (tests/data/heldout): what the judges' test figures are read on. Each split file is
+the passes merged as the protocol says, each label what the annotators saw, and no QA on two sides."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).parent / "data" / "heldout"
+BATCHES = {"a": 420, "g": 300, "c": 596}
+ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
+
+
+def _rows(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()] if path.exists() else []
+
+
+@pytest.mark.parametrize(("batch", "n"), BATCHES.items())
+def test_each_label_is_the_passes_merged_on_what_the_annotators_saw(batch: str, n: int) -> None:
+    d = HERE / f"batch-{batch}"
+    items = {r["item"]: r for r in _rows(d / "items.jsonl")}
+    key = {r["item"]: r for r in _rows(d / "key.jsonl")}
+    a, b = ({r["item"]: r for r in _rows(d / f"pass_{p}.jsonl")} for p in "ab")
+    adj = {r["item"]: r for r in _rows(d / "adjudicated.jsonl")}
+    labelled = {r["item"]: r for split in ("dev", "test") for r in _rows(d / f"{split}.jsonl")}
+    assert len(items) == n and set(items) == set(key) == set(a) == set(b) == set(labelled)
+    for i, row in labelled.items():
+        assert row["response"] == items[i]["reply"] and row["id"] == key[i]["id"]
+        assert row in _rows(d / f"{key[i]['split']}.jsonl")
+        for field in ("human", "category"):
+            agreed = a[i][field] == b[i][field]
+            assert row[field] == (a[i][field] if agreed else adj[i][field]), (i, field)
+        assert float(row["human"]) in ALLOWED[items[i]["type"]]
+    assert set(adj) == {
+        i for i in items if (a[i]["human"], a[i]["category"]) != (b[i]["human"], b[i]["category"])
+    }
+
+
+def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
+    def rows(split: str, batches: str) -> list[dict]:
+        return [r for x in batches for r in _rows(HERE / f"batch-{x}" / f"{split}.jsonl")]
+
+    assert _rows(HERE / "dev.jsonl") == rows("dev", "ag")
+    assert _rows(HERE / "test.jsonl") == rows("test", "ag")
+    assert _rows(HERE / "test2.jsonl") == rows("test", "c") and not rows("dev", "c")
+    qas = {}
+    for x in BATCHES:
+        for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
+            qas.setdefault(k["qa_id"], set()).add("test2" if x == "c" else k["split"])
+    assert all(len(sides) == 1 for sides in qas.values())
+    assert Counter(r["model"] for r in _rows(HERE / "test2.jsonl")) == {
+        "smollm2": 273,
+        "gemma3-270m": 273,
+        "retrieval": 50,
+    }
