@@ -61,6 +61,8 @@ CAT = sample("what is the name of your cat ?", "contraband", "wh", "i have a cat
 DOCS = sample(
     "what type of documentaries do you watch ?", "war documentaries", "wh", "i like war documentaries ."
 )
+FAITH = sample("what religion do you follow ?", "buddhism", "wh", "i am a buddhist .")
+DOG = sample("what color is your dog ?", "black", "wh", "i have a black lab named trooper .")
 
 # sample, response, NLI labels by (premise, hypothesis), the scorer's guard label, category, why holds
 C, E = "contradiction", "entailment"
@@ -101,6 +103,10 @@ CASES = [
     (AGE, "my age is 32 .", {}, None, "history", "says 32"),
     (PIGS, "in the fall .", {}, None, "history", "answers 'in the fall'"),
     (DOCS, "nature documentaries mostly .", {}, "neutral", "history", "a word of the question"),
+    # cat:4: another value in the question's frame
+    (FAITH, "i follow hinduism .", {}, None, "history", "names 'hinduism'"),
+    (DOG, "my dog is a golden retriever named max .", {}, None, "history", "names 'golden'"),
+    (DOG, "my dog loves to play .", {}, None, "uninformative", "generic"),
     # what the rules see as self-contradictions
     (YACHT_YES, "yes , i have never owned a yacht .", {}, "neutral", "intra", "says 'no'"),
     (MERC, "yes . i drive a bmw .", {}, "neutral", "intra", "names 'bmw'"),
@@ -261,7 +267,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:3|" in res.summary["signature"]
+    assert "|cat:4|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -305,3 +311,28 @@ def test_another_number_read_by_plus_is_history() -> None:
     )  # fmt: skip
     assert decide(item, s, None)[0] == "history"
     assert decide(scored(s, "about once a year ."), s, None)[0] != "history"  # paper: no such outcome
+
+
+@pytest.mark.parametrize(
+    ("truth", "reply", "category"),
+    [
+        ("no", "i'm a native of alaska , i love the outdoors .", "history"),  # plus: said yes, truth no
+        ("yes", "i am not a native of alaska , i love the outdoors .", "history"),  # plus: said no, truth yes
+    ],
+)
+def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, category: str) -> None:
+    """cat:4: a Y/N reply ``--method plus`` reads as the question's proposition said the other way is a
+    history contradiction, even where the categories' own reading finds no restatement."""
+    from consistest.metrics.plus import final_plus, judge_plus
+
+    s = sample(
+        "do you live in alaska ?", truth, "yn", "i live in alaska ." if truth == "yes" else "i live in ohio ."
+    )
+    v = judge_plus(s.question, s.answer, s.type, reply, s.fact, fact=s.fact)
+    item = ScoredItem(
+        id=s.id, qa_id=s.qa_id, question=s.question, truth=s.answer, response=reply, cleaned=v.cleaned,
+        outcome=v.outcome, rule_score=v.rule_score, nli_use="none", nli_label=None, score=final_plus(v),
+        source=s.source, type=s.type, distance=s.distance,
+    )  # fmt: skip
+    assert v.outcome in ("restates_question", "negates_question") and item.score == 0
+    assert decide(item, s, None)[0] == category

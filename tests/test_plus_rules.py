@@ -234,10 +234,10 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-3"), ("plus", ("extras",), "plus-3[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-3[function-words+yn-long]"), ("plus", (), "plus-3[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-3"),
-     ("plus", RULES, "plus-3[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-4"), ("plus", ("extras",), "plus-4[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-4[function-words+yn-long]"), ("plus", (), "plus-4[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-4"),
+     ("plus", RULES, "plus-4[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

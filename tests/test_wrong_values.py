@@ -153,6 +153,18 @@ def test_key(word, expected) -> None:
         ("what is the name of your cat ?", "tom", ("my cat's name is tom", "my cat is named tom")),
         ("where do you live ?", "ohio", ("i live in ohio",)),
         ("what do you do ?", "teacher", ()),
+        # cat:4: the question's attribute, its tense, a stranded preposition, "are you ..."
+        ("What color is your dog?", "black", ("my dog is black", "my dog's color is black")),
+        ("when was your birthday ?", "yesterday", ("my birthday is yesterday",)),
+        ("What religion do you follow ?", "buddhism", ("i follow buddhism",)),
+        ("What did you study?", "chemistry", ("i study chemistry", "i studied chemistry")),
+        ("what kind of music do you listen to ?", "jazz", ("i listen to jazz",)),
+        ("What tv show are you a fan of?", "walking dead", ("i am a fan of walking dead",)),
+        ("what animal are you terrified of ?", "scorpions", ("i am terrified of scorpions",)),
+        # no frame where the question's words would not sit before the value
+        ("what did you study in yale ?", "finance", ()),
+        ("what do you like doing in a gym ?", "treadmill", ()),
+        ("what do you think ?", "yes", ()),
     ],
 )
 def test_question_facts(question, truth, expected) -> None:

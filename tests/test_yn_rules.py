@@ -78,6 +78,8 @@ def test_statement_keys(statement: str, verb: str | None, value: tuple[str, ...]
         ("married", "marry"),
         ("cats", "cat"),
         ("kids", "children"),
+        ("totally", "completely"),  # plus-4: degree adverbs of one meaning
+        ("entirely", "completely"),
     ],
 )
 def test_stem_joins_forms(a: str, b: str) -> None:
@@ -169,6 +171,18 @@ def test_evasive(text: str, is_evasive: bool) -> None:
         ("do you believe in god ?", "no", "i am an atheist", "i'm an atheist .", "restates_fact", 1.0),
         ("do you work for the postal service ?", "yes", "i am employed by the postal service",
          "i work at the post office", "undecided", None),  # on topic, but the rules cannot read it
+        # plus-4: the fact in one clause, the question's proposition the other way in another: both answers
+        ("do you volunteer at a hospital ?", "no", "i volunteer at a soup kitchen .",
+         "i volunteer at a hospital , but i also volunteer at a soup kitchen", "conflicting", 0.0),
+        ("do you volunteer at a hospital ?", "no", "i volunteer at a soup kitchen .",
+         "i volunteer at a soup kitchen , not at a hospital", "restates_fact", 1.0),
+        ("are you close to your family ?", "no", "i've zero family that i'm close to .",
+         "i've zero family that i'm close to .", "restates_fact", 1.0),  # one clause cannot say both
+        # plus-4: "totally" says "completely"
+        ("are you completely deaf ?", "no", "i'm partly deaf .", "i'm totally deaf .", "restates_question",
+         0.0),
+        ("are you completely deaf ?", "no", "i'm partly deaf .", "i'm not entirely deaf .",
+         "negates_question", 1.0),
     ],
 )  # fmt: skip
 def test_read_reply(question, truth, fact, reply, outcome, score) -> None:

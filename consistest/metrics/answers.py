@@ -118,9 +118,12 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # pairs of statements that share a topic (20: designed on rounds 1-17); the guard reads its pairs with
 # contractions spelled out, a statement said again scoring 0 (21: designed on rounds 1-20), and said again
 # in fewer of its words too (22: designed on rounds 1-21); the role readings do not count as the bot's own
-# an earlier turn of its that took over the user's words (23: ``borrowed``, designed on rounds 1-23)
-ANSWERS_VERSION = 23
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 3, 2, 3), (
+# an earlier turn of its that took over the user's words (23: ``borrowed``, designed on rounds 1-23); the
+# topic reading's categories are ``cat:4`` and its plus ``plus-4`` (24: a wrong value in the question's frame,
+# a Y/N reply plus reads the other way, are history; a reply saying both answers is 0; designed on the
+# held-out replies read before 2026-11-27's third test set)
+ANSWERS_VERSION = 24
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 4, 2, 4), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

@@ -60,10 +60,17 @@ __all__ = [
 # 2: wrong values and polarities found by rules (wrong_values.py) are history/intra whatever NLI says;
 #    ``not_judged`` (was ``undecided``) for every reply only NLI could place, generic ones included.
 # 3: a reply ``--method plus`` scores as ``another_value`` ("about once a year" for "twice a year") is history
-CATEGORIES_VERSION = 3
+# 4: a Y/N reply plus reads as the question's proposition the other way is history ("i'm a native of alaska"
+#    to "do you live in alaska ?", truth no); WH questions restated as frames ("i follow T" for "what
+#    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
+CATEGORIES_VERSION = 4
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
+STANCES = {
+    "restates_question": "yes",
+    "negates_question": "no",
+}  # plus's reading of a Y/N reply's proposition
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only"})
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
@@ -197,6 +204,9 @@ def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, s
         return "history", f"wrong short answer (truth {item.truth!r})"
     if item.outcome == ANOTHER_VALUE:
         return "history", f"another number in the place of the truth's ({item.truth!r})"
+    said = STANCES.get(item.outcome)
+    if said is not None and said == OTHER.get(truth_polarity(item.truth) or ""):
+        return "history", f"plus reads it as the question's proposition said {said!r} (truth {item.truth!r})"
     found = _wrong_value(item, sample)
     if found:
         return "history", found

@@ -52,7 +52,10 @@ __all__ = [
 
 # 2: yn-proposition, question-words, another-value; yn-long, paraphrase, extras rewritten
 # 3: restated and veto-tau; paraphrase opt-in (not in DEFAULT_RULES)
-PLUS_VERSION = 3
+# 4: yn-proposition: a reply that restates the fact in one clause and says the question's proposition the
+#    other way in another says both (0); "totally", "entirely", "fully" read as "completely" (designed on
+#    the held-out replies read before 2026-11-27's third test set)
+PLUS_VERSION = 4
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
@@ -66,7 +69,7 @@ PLUS_VETO_TAU = 0.99
 
 
 def method_tag(method: str, rules: Sequence[Rule] = DEFAULT_RULES) -> str:
-    """The signature's ``method:`` value: ``paper``, ``plus-3`` (the default rules), or ``plus-3[rule+rule]``
+    """The signature's ``method:`` value: ``paper``, ``plus-4`` (the default rules), or ``plus-4[rule+rule]``
     for another set."""
     if method == "paper":
         return "paper"

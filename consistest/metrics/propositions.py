@@ -27,7 +27,9 @@ DETERMINERS = frozenset({"your", "ur", "the", "this", "that", "my"})
 MODIFIERS = lex("favorite favourite best older younger oldest youngest little big new old first last")
 ADVERBS = lex("ever still really usually often also even currently actually always sometimes now")
 IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "person", "men": "man",
-             "women": "woman", "feet": "foot", "teeth": "tooth", "wives": "wife"}  # fmt: skip
+             "women": "woman", "feet": "foot", "teeth": "tooth", "wives": "wife",
+             # plus-4: degree adverbs of one meaning ("i'm totally deaf" says "are you completely deaf ?")
+             "totally": "completely", "entirely": "completely", "fully": "completely"}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",

@@ -88,26 +88,51 @@ def restates(text: str, facts: tuple[str, ...]) -> bool:
 
 # ---------------------------------------------------------------- WH
 _YOUR_X = re.compile(
-    r"^(?:what|who|which|where)(?: is|'s| are) (?:the (?P<attr>\w+) of )?your (?P<x>[\w' ]+?) \?*$"
+    r"^(?:what|who|which|where|when)(?: is|'s| are| was| were) "
+    r"(?:the (?P<attr>\w+) of )?your (?P<x>[\w' ]+?) \?*$"
 )
+_ATTR_YOUR = re.compile(r"^(?:what|which) (?P<attr>\w+) (?:is|are) your (?P<x>[\w' ]+?) \?*$")
 _WHERE_DO = re.compile(r"^where do you (?P<vp>[\w' ]+?) \?*$")
+_KIND = r"(?: (?:kind|kinds|type|types|sort) of)?(?: (?P<x>\w+(?: \w+)?))?"
+_STRANDED = r"(?: (?:of|to|in|on|at|for|with|about))?"  # "what do you listen to ?"
+_WHAT_DO = re.compile(rf"^(?:what|which){_KIND} (?P<aux>do|did) you (?P<vp>\w+{_STRANDED}) \?*$")
+_WHAT_ARE = re.compile(rf"^(?:what|which){_KIND} are you (?P<rest>(?:a |an )?\w+{_STRANDED}) \?*$")
 
 
 def question_facts(question: str, truth: str) -> tuple[str, ...]:
     """Statements the question makes with its first truth ("what is your name ?" + kay -> "my name is kay";
-    "what is the name of your cat ?" -> "my cat's name is T", "my cat is named T"; "where do you live ?"
-    -> "i live in T"): frames for replies that answer in the question's words when the fact has others."""
+    "what is the name of your cat ?" -> "my cat's name is T", "my cat is named T"; "what color is your
+    dog ?" -> "my dog is T"; "where do you live ?" -> "i live in T"; "what religion do you follow ?" ->
+    "i follow T" ("did": "i studied T" too); "what tv show are you a fan of ?" -> "i am a fan of T"):
+    frames for replies that answer in the question's words when the fact has others."""
     q = " ".join(words(question)) + " ?"
     value = str(truth).split("|")[0].strip()
     if not value:
         return ()
-    m = _YOUR_X.match(q)
-    if m and m["attr"]:
-        return (f"my {m['x']}'s {m['attr']} is {value}", f"my {m['x']} is {m['attr']}d {value}")
-    if m:
+    if m := _YOUR_X.match(q):
+        if m["attr"]:
+            return (f"my {m['x']}'s {m['attr']} is {value}", f"my {m['x']} is {m['attr']}d {value}")
         return (f"my {m['x']} is {value}",)
-    m = _WHERE_DO.match(q)
-    return (f"i {m['vp']} in {value}",) if m else ()
+    if m := _ATTR_YOUR.match(q):
+        return (f"my {m['x']} is {value}", f"my {m['x']}'s {m['attr']} is {value}")
+    if m := _WHERE_DO.match(q):
+        return (f"i {m['vp']} in {value}",)
+    if (m := _WHAT_DO.match(q)) and m["vp"].split()[0] not in ("do", "think", "mean"):
+        verb, _, rest = m["vp"].partition(" ")
+        forms = (verb, _past(verb)) if m["aux"] == "did" else (verb,)
+        return tuple(" ".join(w for w in ("i", v, rest, value) if w) for v in forms)
+    if m := _WHAT_ARE.match(q):
+        return (f"i am {m['rest']} {value}",)
+    return ()
+
+
+def _past(verb: str) -> str:
+    """A regular past form ("study" -> "studied", "love" -> "loved", "play" -> "played")."""
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ied"
+    return verb + "ed"
 
 
 def truth_keys(truth: str) -> frozenset[str]:

@@ -91,6 +91,8 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     share = (0.0, 0.0) if standalone else LONG_SHARE
     on_q = [clause_reading(question_keys(prop), c, *share) for c in parts] if prop is not None else []
     on_fact = [fact_reading(fact, c) for c in parts]
+    if standalone and _says_both(on_fact, on_q, truth):
+        return Reading("conflicting", wrong_anyway=True)
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
         got = _combine([r.stance for r in readings if r is not None and r.full is full])
@@ -101,6 +103,16 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     if standalone and fact.strip() and not _shares_content(question, fact, parts):
         return Reading("off_topic", wrong_anyway=True)
     return Reading("undecided")
+
+
+def _says_both(on_fact: list, on_q: list, truth: Polarity) -> bool:
+    """One clause restates the fact in full and another, which does not, says the question's proposition
+    the other way in full ("i'm a volunteer at a hospital , but i'm actually a volunteer at a soup kitchen" to
+    "do you volunteer at a hospital ?", truth no): the reply says both answers (plus-4)."""
+    restating = [f is not None and f.full and f.stance == "yes" for f in on_fact]
+    other = [q.stance for q, r in zip(on_q, restating, strict=False) if q is not None and q.full and not r]
+    said = _combine(other)
+    return any(restating) and said in ("yes", "no") and said != truth
 
 
 def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:
