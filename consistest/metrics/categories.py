@@ -67,10 +67,8 @@ CATEGORIES_VERSION = 4
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
-STANCES = {
-    "restates_question": "yes",
-    "negates_question": "no",
-}  # plus's reading of a Y/N reply's proposition
+# plus's reading of a Y/N reply as the question's proposition, said or negated
+STANCES = {"restates_question": "yes", "negates_question": "no"}
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only"})
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]

@@ -5,8 +5,9 @@ The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0); a
 agrees with the truth, one that negates it or puts another value in its place does not ("i have six sons"
 for the fact "i have five sons"); otherwise the reply's stance on the question's proposition decides ("i own
 a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no);
-clauses that disagree with each other give 0 (the guidelines: any disagreement); a reply that shares no
-content word with question or fact is off-topic (0). What none of this decides is left to NLI.
+clauses that disagree with each other give 0 (the guidelines: any disagreement), and so does a reply that
+restates the fact in one clause and says the question's proposition the other way in another; a reply that
+shares no content word with question or fact is off-topic (0). What none of this decides is left to NLI.
 """
 
 from __future__ import annotations
@@ -105,7 +106,9 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     return Reading("undecided")
 
 
-def _says_both(on_fact: list, on_q: list, truth: Polarity) -> bool:
+def _says_both(
+    on_fact: list[ClauseReading | None], on_q: list[ClauseReading | None], truth: Polarity
+) -> bool:
     """One clause restates the fact in full and another, which does not, says the question's proposition
     the other way in full ("i'm a volunteer at a hospital , but i'm actually a volunteer at a soup kitchen" to
     "do you volunteer at a hospital ?", truth no): the reply says both answers (plus-4)."""
