@@ -107,6 +107,8 @@ CASES = [
     (FAITH, "i follow hinduism .", {}, None, "history", "names 'hinduism'"),
     (DOG, "my dog is a golden retriever named max .", {}, None, "history", "names 'golden'"),
     (DOG, "my dog loves to play .", {}, None, "uninformative", "generic"),
+    # cat:5: no value of the asked kind in the question's frame
+    (DOG, "my dog is old .", {}, None, "uninformative", "generic"),
     # what the rules see as self-contradictions
     (YACHT_YES, "yes , i have never owned a yacht .", {}, "neutral", "intra", "says 'no'"),
     (MERC, "yes . i drive a bmw .", {}, "neutral", "intra", "names 'bmw'"),
@@ -267,7 +269,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:4|" in res.summary["signature"]
+    assert "|cat:5|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 

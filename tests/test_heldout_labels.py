@@ -51,7 +51,9 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
-            qas.setdefault(k["qa_id"], set()).add({"c": "test2", "d": "test3", "e": "test4"}.get(x, k["split"]))
+            qas.setdefault(k["qa_id"], set()).add(
+                {"c": "test2", "d": "test3", "e": "test4"}.get(x, k["split"])
+            )
     assert all(len(sides) == 1 for sides in qas.values())
     assert Counter(r["model"] for r in _rows(HERE / "test2.jsonl")) == {
         "smollm2": 273,

@@ -9,8 +9,10 @@ from consistest.metrics.wrong_value_frames import wrong_frame_value
 from consistest.metrics.wrong_values import (
     both_numbers,
     key,
+    keys,
     other_number,
     question_facts,
+    question_frame_value,
     restates,
     short_value,
     stated_polarity,
@@ -165,6 +167,11 @@ def test_key(word, expected) -> None:
         ("what did you study in yale ?", "finance", ()),
         ("what do you like doing in a gym ?", "treadmill", ()),
         ("what do you think ?", "yes", ()),
+        ("what did you drive ?", "a truck", ("i drive a truck", "i drove a truck")),  # cat:5: irregular past
+        # cat:5: no frame where "your X" is no noun, or "which one"
+        ("when was your son born ?", "2010", ()),
+        ("what grade is your son in ?", "3rd", ()),
+        ("which one is your favorite ?", "red", ()),
     ],
 )
 def test_question_facts(question, truth, expected) -> None:
@@ -181,3 +188,21 @@ def test_question_facts(question, truth, expected) -> None:
 )
 def test_both_numbers(truth, text, expected) -> None:
     assert both_numbers(truth, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "text", "expected"),
+    [
+        ("what religion do you follow ?", "buddhism", "i follow hinduism .", "hinduism"),
+        ("what religion do you follow ?", "buddhism", "i follow my heart .", "heart"),  # a known miss
+        ("where do you feel most at home ?", "bake sale", "i feel most at home in my garden .", "garden"),
+        ("what do you drive ?", "honda", "i drive carefully .", ""),  # a manner word
+        ("what sport do you play ?", "soccer", "i play outside a lot .", ""),  # a place word
+        ("what color is your dog ?", "black", "my dog is a golden retriever .", "golden"),
+        ("what color is your dog ?", "black", "my dog is old .", ""),  # no colour
+        ("what are you afraid of ?", "spiders", "i am afraid of heights .", "heights"),
+    ],
+)
+def test_question_frame_value(question, truth, text, expected) -> None:
+    """cat:5: a value in the question's own frame must be able to be a value of what is asked."""
+    assert question_frame_value(question, truth, text, keys(question)) == expected

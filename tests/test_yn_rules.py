@@ -178,6 +178,15 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          "i volunteer at a soup kitchen , not at a hospital", "restates_fact", 1.0),
         ("are you close to your family ?", "no", "i've zero family that i'm close to .",
          "i've zero family that i'm close to .", "restates_fact", 1.0),  # one clause cannot say both
+        # plus-5: not another subject, a wish, the past, nor a negation (its scope is not read)
+        ("do you have a cat ?", "no", "i have a dog .", "i have a dog , my friend has a cat", "restates_fact",
+         1.0),
+        ("do you have a cat ?", "no", "i have a dog .", "i have a dog , i'd love to have a cat someday",
+         "restates_fact", 1.0),
+        ("do you live in alaska ?", "no", "i live in ohio .", "i live in ohio , i lived in alaska before",
+         "restates_fact", 1.0),
+        ("do you work ?", "yes", "i work as a nurse .", "i work as a nurse . i do not work on weekends",
+         "restates_fact", 1.0),
         # plus-4: "totally" says "completely"
         ("are you completely deaf ?", "no", "i'm partly deaf .", "i'm totally deaf .", "restates_question",
          0.0),

@@ -63,7 +63,9 @@ __all__ = [
 # 4: a Y/N reply plus reads as the question's proposition the other way is history ("i'm a native of alaska"
 #    to "do you live in alaska ?", truth no); WH questions restated as frames ("i follow T" for "what
 #    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
-CATEGORIES_VERSION = 4
+# 5: a value in the question's own frames must be able to be one: no manner or place adverb ("i drive
+#    carefully"), a colour where a colour is asked ("my dog is old" to "what color is your dog ?")
+CATEGORIES_VERSION = 5
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
@@ -258,10 +260,13 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
         return ""
     values = wv.truth_keys(item.truth)
     known = frozenset().union(*(wv.keys(f) for f in (*facts, item.question)))
-    for fact in dict.fromkeys((*facts, *wv.question_facts(item.question, item.truth))):
+    for fact in dict.fromkeys(facts):
         other = wv.wrong_frame_value(fact, values, item.cleaned, known=known)
         if other:
             return f"names {other!r} where the fact has {item.truth!r}"
+    other = wv.question_frame_value(item.question, item.truth, item.cleaned, known)
+    if other:
+        return f"names {other!r} where the fact has {item.truth!r}"
     short = wv.short_value(item.question, item.truth, item.cleaned)
     if short:
         return f"answers {short!r}, not {item.truth!r}"

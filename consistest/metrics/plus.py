@@ -55,7 +55,9 @@ __all__ = [
 # 4: yn-proposition: a reply that restates the fact in one clause and says the question's proposition the
 #    other way in another says both (0); "totally", "entirely", "fully" read as "completely" (designed on
 #    the held-out replies read before 2026-11-27's third test set)
-PLUS_VERSION = 4
+# 5: says-both only for a present statement of the bot's own that the question's proposition holds when the
+#    truth is no (not another subject, a wish, the past, nor a negation: their scope is not read)
+PLUS_VERSION = 5
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
@@ -69,7 +71,7 @@ PLUS_VETO_TAU = 0.99
 
 
 def method_tag(method: str, rules: Sequence[Rule] = DEFAULT_RULES) -> str:
-    """The signature's ``method:`` value: ``paper``, ``plus-4`` (the default rules), or ``plus-4[rule+rule]``
+    """The signature's ``method:`` value: ``paper``, ``plus-5`` (the default rules), or ``plus-5[rule+rule]``
     for another set."""
     if method == "paper":
         return "paper"

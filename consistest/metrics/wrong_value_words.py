@@ -79,6 +79,26 @@ GAP_ADVERBS = _lex("probably really actually definitely just currently now also 
 MAX_SHORT = 6  # words of a bare WH value
 
 
+# cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
+# place or manner adverb ("i drive carefully", "i play outside"), and a colour where the question asks for
+# one ("my dog is old" names no colour).
+NOT_A_VALUE = _lex("outside inside here there hard abroad alone together lot lots much more well fast")
+# Past forms for "what did you VP ?" -> "i VPed T" where -ed is wrong.
+IRREGULAR_PAST = dict(
+    pair.split(":")
+    for pair in _lex(
+        "be:was have:had do:did go:went get:got make:made take:took see:saw say:said eat:ate buy:bought "
+        "drive:drove ride:rode write:wrote read:read teach:taught grow:grew leave:left meet:met find:found "
+        "win:won lose:lost keep:kept sell:sold tell:told think:thought bring:brought sing:sang fly:flew "
+        "choose:chose begin:began give:gave wear:wore build:built feel:felt spend:spent"
+    )
+)
+COLOURS = _lex(
+    "black white brown red blue green yellow orange purple pink grey gray golden gold silver blonde blond "
+    "auburn tan beige cream dark light violet"
+)
+
+
 @lru_cache(maxsize=1 << 15)
 def words(text: str) -> tuple[str, ...]:
     """Lowercase words (numbers as digits, contractions kept whole: "don't", "i'm", "dog's")."""

@@ -25,11 +25,14 @@ from consistest.metrics.rules import content_tokens, keyword_alternatives
 from consistest.metrics.wrong_value_frames import same_value, wrong_frame_value
 from consistest.metrics.wrong_value_words import (
     _LIKE,
+    COLOURS,
     DISLIKE,
     FIRST_PERSON,
     HEDGES,
+    IRREGULAR_PAST,
     LIKE,
     MAX_SHORT,
+    NOT_A_VALUE,
     PRONOUN_SUBJECTS,
     SUBJECTS,
     VERBS,
@@ -88,8 +91,7 @@ def restates(text: str, facts: tuple[str, ...]) -> bool:
 
 # ---------------------------------------------------------------- WH
 _YOUR_X = re.compile(
-    r"^(?:what|who|which|where|when)(?: is|'s| are| was| were) "
-    r"(?:the (?P<attr>\w+) of )?your (?P<x>[\w' ]+?) \?*$"
+    r"^(?:what|who|which|where|when)(?: is|'s| are| was) (?:the (?P<attr>\w+) of )?your (?P<x>[\w' ]+?) \?*$"
 )
 _ATTR_YOUR = re.compile(r"^(?:what|which) (?P<attr>\w+) (?:is|are) your (?P<x>[\w' ]+?) \?*$")
 _WHERE_DO = re.compile(r"^where do you (?P<vp>[\w' ]+?) \?*$")
@@ -109,6 +111,9 @@ def question_facts(question: str, truth: str) -> tuple[str, ...]:
     value = str(truth).split("|")[0].strip()
     if not value:
         return ()
+    m = _YOUR_X.match(q) or _ATTR_YOUR.match(q)
+    if m and (_open_end(m["x"]) or m["attr"] in ("1", "ones")):
+        return ()  # "when was your son born ?", "what grade is your son in ?", "which one is your favorite ?"
     if m := _YOUR_X.match(q):
         if m["attr"]:
             return (f"my {m['x']}'s {m['attr']} is {value}", f"my {m['x']} is {m['attr']}d {value}")
@@ -121,13 +126,40 @@ def question_facts(question: str, truth: str) -> tuple[str, ...]:
         verb, _, rest = m["vp"].partition(" ")
         forms = (verb, _past(verb)) if m["aux"] == "did" else (verb,)
         return tuple(" ".join(w for w in ("i", v, rest, value) if w) for v in forms)
-    if m := _WHAT_ARE.match(q):
+    if (m := _WHAT_ARE.match(q)) and m["rest"] not in ("doing", "going", "up to"):
         return (f"i am {m['rest']} {value}",)
     return ()
 
 
+def _open_end(x: str) -> bool:
+    """A question's "your X" that ends in a participle or a preposition is no noun ("your son born")."""
+    last = x.split()[-1]
+    return last in ("born", "in", "on", "at", "for", "from", "with", "to", "of") or last.endswith("ed")
+
+
+def question_frame_value(question: str, truth: str, text: str, known: frozenset[str]) -> str:
+    """A word of ``text`` in the place of the truth in one of the question's own frames
+    (:func:`question_facts`) that can be a value of what is asked: no manner or place adverb ("i drive
+    carefully", "i play outside"), a colour where the question asks for one ("my dog is a golden retriever"
+    to "what color is your dog ?", not "my dog is old"); else "". What the reply calls its own still counts
+    ("i feel most at home in my garden"; so does "i follow my heart")."""
+    m = _ATTR_YOUR.match(" ".join(words(question)) + " ?")
+    colour = m is not None and m["attr"] in ("color", "colour")
+    for fact in question_facts(question, truth):
+        other = wrong_frame_value(fact, truth_keys(truth), text, known=known)
+        if not other or other.endswith("ly") or other in NOT_A_VALUE:
+            continue
+        if not colour or other in COLOURS:
+            return other
+    return ""
+
+
 def _past(verb: str) -> str:
-    """A regular past form ("study" -> "studied", "love" -> "loved", "play" -> "played")."""
+    """A past form ("study" -> "studied", "love" -> "loved", "stop" -> "stopped", "drive" -> "drove")."""
+    if verb in IRREGULAR_PAST:
+        return IRREGULAR_PAST[verb]
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        return verb + verb[-1] + "ed"  # one syllable, one vowel, one consonant: "stop", "plan"
     if verb.endswith("e"):
         return verb + "d"
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":

@@ -22,9 +22,11 @@ from consistest.metrics.propositions import (
     clauses,
     content_stems,
     is_content,
+    lex,
     proposition,
     question_keys,
     statement_keys,
+    words_of,
 )
 from consistest.metrics.rules import FILLERS, _phrase_at
 from consistest.metrics.stances import ClauseReading, clause_reading
@@ -92,7 +94,7 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     share = (0.0, 0.0) if standalone else LONG_SHARE
     on_q = [clause_reading(question_keys(prop), c, *share) for c in parts] if prop is not None else []
     on_fact = [fact_reading(fact, c) for c in parts]
-    if standalone and _says_both(on_fact, on_q, truth):
+    if standalone and _says_both(parts, on_fact, on_q, truth):
         return Reading("conflicting", wrong_anyway=True)
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
@@ -106,16 +108,31 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     return Reading("undecided")
 
 
+# A clause that states no present fact of the bot's: a wish or plan, or the past ("i'd love to have a cat
+# someday", "i lived in alaska before"); plus-5 reads no "both answers" in it.
+_NOT_NOW = lex(
+    "wish would want wanna hope if maybe might someday dream could should plan planning used was were had "
+    "did before ago last once ever"
+)
+
+
 def _says_both(
-    on_fact: list[ClauseReading | None], on_q: list[ClauseReading | None], truth: Polarity
+    parts: list[str], on_fact: list[ClauseReading | None], on_q: list[ClauseReading | None], truth: Polarity
 ) -> bool:
-    """One clause restates the fact in full and another, which does not, says the question's proposition
-    the other way in full ("i'm a volunteer at a hospital , but i'm actually a volunteer at a soup kitchen" to
-    "do you volunteer at a hospital ?", truth no): the reply says both answers (plus-4)."""
-    restating = [f is not None and f.full and f.stance == "yes" for f in on_fact]
-    other = [q.stance for q, r in zip(on_q, restating, strict=False) if q is not None and q.full and not r]
-    said = _combine(other)
-    return any(restating) and said in ("yes", "no") and said != truth
+    """One clause restates the fact in full and another, which does not, says in full that the question's
+    proposition holds when the truth is no: a present statement of the bot's own ("i volunteer at a hospital
+    , but i also volunteer at a soup kitchen" to "do you volunteer at a hospital ?", truth no). Not another
+    subject ("my friend has a cat"), a wish or the past (plus-5), nor a negation, whose scope the rules do
+    not read ("i work as a nurse . i do not work on weekends")."""
+    if truth != "no" or not any(f is not None and f.full and f.stance == "yes" for f in on_fact):
+        return False
+    for clause, f, q in zip(parts, on_fact, on_q, strict=False):
+        words = words_of(clause)
+        own = bool(words) and words[0] == "i" and not _NOT_NOW & set(words)
+        restating = f is not None and f.full and f.stance == "yes"
+        if own and not restating and q is not None and q.full and q.stance == "yes":
+            return True
+    return False
 
 
 def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:

@@ -38,7 +38,7 @@ class ScoringMethod(Protocol):
     name: str
 
     def tag(self) -> str:
-        """The signature value, e.g. ``paper`` or ``plus-4``; bump it when a verdict changes."""
+        """The signature value, e.g. ``paper`` or ``plus-5``; bump it when a verdict changes."""
         ...
 
     def judge(
