@@ -107,8 +107,8 @@ CASES = [
     (FAITH, "i follow hinduism .", {}, None, "history", "names 'hinduism'"),
     (DOG, "my dog is a golden retriever named max .", {}, None, "history", "names 'golden'"),
     (DOG, "my dog loves to play .", {}, None, "uninformative", "generic"),
-    # cat:5: no value of the asked kind in the question's frame
-    (DOG, "my dog is old .", {}, None, "uninformative", "generic"),
+    # cat:5: a manner adverb is no value in the question's frame
+    (CAR, "i drive carefully .", {}, None, "uninformative", "generic"),
     # what the rules see as self-contradictions
     (YACHT_YES, "yes , i have never owned a yacht .", {}, "neutral", "intra", "says 'no'"),
     (MERC, "yes . i drive a bmw .", {}, "neutral", "intra", "names 'bmw'"),

@@ -122,7 +122,7 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # topic reading's categories are ``cat:4`` and its plus ``plus-4`` (24: a wrong value in the question's frame,
 # a Y/N reply plus reads the other way, are history; a reply saying both answers is 0; designed on the
 # held-out replies read before 2026-11-27's third test set); ``cat:5`` and ``plus-5`` (25: a review's
-# examples: no manner adverb or non-colour in a question's frame; says-both only for the bot's
+# examples: no manner adverb in a question's frame; says-both only for the bot's
 # present "yes")
 ANSWERS_VERSION = 25
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 5, 2, 5), (

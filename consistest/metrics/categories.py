@@ -63,8 +63,8 @@ __all__ = [
 # 4: a Y/N reply plus reads as the question's proposition the other way is history ("i'm a native of alaska"
 #    to "do you live in alaska ?", truth no); WH questions restated as frames ("i follow T" for "what
 #    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
-# 5: a value in the question's own frames must be able to be one: no manner or place adverb ("i drive
-#    carefully"), a colour where a colour is asked ("my dog is old" to "what color is your dog ?")
+# 5: no manner or place adverb is a value in the question's own frames ("i drive carefully"); no frame for a
+#    "your X" that is no noun ("when was your son born ?") or "which one"; irregular pasts ("i drove")
 CATEGORIES_VERSION = 5
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})

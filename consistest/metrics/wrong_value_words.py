@@ -80,8 +80,7 @@ MAX_SHORT = 6  # words of a bare WH value
 
 
 # cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
-# place or manner adverb ("i drive carefully", "i play outside"), and a colour where the question asks for
-# one ("my dog is old" names no colour).
+# place or manner adverb ("i drive carefully", "i play outside").
 NOT_A_VALUE = _lex("outside inside here there hard abroad alone together lot lots much more well fast")
 # Past forms for "what did you VP ?" -> "i VPed T" where -ed is wrong.
 IRREGULAR_PAST = dict(
@@ -92,10 +91,6 @@ IRREGULAR_PAST = dict(
         "win:won lose:lost keep:kept sell:sold tell:told think:thought bring:brought sing:sang fly:flew "
         "choose:chose begin:began give:gave wear:wore build:built feel:felt spend:spent"
     )
-)
-COLOURS = _lex(
-    "black white brown red blue green yellow orange purple pink grey gray golden gold silver blonde blond "
-    "auburn tan beige cream dark light violet"
 )
 
 

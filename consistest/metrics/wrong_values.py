@@ -25,7 +25,6 @@ from consistest.metrics.rules import content_tokens, keyword_alternatives
 from consistest.metrics.wrong_value_frames import same_value, wrong_frame_value
 from consistest.metrics.wrong_value_words import (
     _LIKE,
-    COLOURS,
     DISLIKE,
     FIRST_PERSON,
     HEDGES,
@@ -139,17 +138,12 @@ def _open_end(x: str) -> bool:
 
 def question_frame_value(question: str, truth: str, text: str, known: frozenset[str]) -> str:
     """A word of ``text`` in the place of the truth in one of the question's own frames
-    (:func:`question_facts`) that can be a value of what is asked: no manner or place adverb ("i drive
-    carefully", "i play outside"), a colour where the question asks for one ("my dog is a golden retriever"
-    to "what color is your dog ?", not "my dog is old"); else "". What the reply calls its own still counts
-    ("i feel most at home in my garden"; so does "i follow my heart")."""
-    m = _ATTR_YOUR.match(" ".join(words(question)) + " ?")
-    colour = m is not None and m["attr"] in ("color", "colour")
+    (:func:`question_facts`), unless it is a manner or place adverb, which is no value ("i drive carefully",
+    "i play outside"); else "". The first content word of the slot is read, whatever its kind ("my dog is
+    old" names "old" for "what color is your dog ?"; a colour check dropped "a beautiful blue" too)."""
     for fact in question_facts(question, truth):
         other = wrong_frame_value(fact, truth_keys(truth), text, known=known)
-        if not other or other.endswith("ly") or other in NOT_A_VALUE:
-            continue
-        if not colour or other in COLOURS:
+        if other and not other.endswith("ly") and other not in NOT_A_VALUE:
             return other
     return ""
 
