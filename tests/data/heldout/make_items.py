@@ -11,8 +11,9 @@ The split is by QA, fixed before any label exists: a QA whose samples are in
 ``tests/data/agree_dev.jsonl`` (replies we wrote while designing rules) goes to dev, the rest by a hash of
 the QA id (one third dev, two thirds test); all replies to one QA share a split.
 
-``--fresh`` makes a second test set: replies to a QA that any earlier batch (``batch-*/key.jsonl``) or
-``agree_dev.jsonl`` holds are left out, and every remaining reply is test (batch ``c``, ``test2.jsonl``).
+``--fresh`` (right after PREFIX) makes a fresh test set: replies to a QA that any earlier batch
+(``batch-*/key.jsonl``) or ``agree_dev.jsonl`` holds are left out, and every remaining reply is test (batches
+``c`` to ``f``: ``test2.jsonl`` ...).
 """
 
 from __future__ import annotations
