@@ -61,7 +61,6 @@ CAT = sample("what is the name of your cat ?", "contraband", "wh", "i have a cat
 DOCS = sample(
     "what type of documentaries do you watch ?", "war documentaries", "wh", "i like war documentaries ."
 )
-TRAVEL = sample("where do you like to go for travel ?", "north", "wh", "i love to go north .")
 FAITH = sample("what religion do you follow ?", "buddhism", "wh", "i am a buddhist .")
 DOG = sample("what color is your dog ?", "black", "wh", "i have a black lab named trooper .")
 
@@ -107,14 +106,9 @@ CASES = [
     # cat:4: another value in the question's frame
     (FAITH, "i follow hinduism .", {}, None, "history", "names 'hinduism'"),
     (DOG, "my dog is a golden retriever named max .", {}, None, "history", "names 'golden'"),
-    (DOG, "my dog loves to play .", {}, None, "history", "with 'play'"),  # a known miss of cat:6's rule
+    (DOG, "my dog loves to play .", {}, None, "uninformative", "generic"),
     # cat:5: a manner adverb is no value in the question's frame
     (CAR, "i drive carefully .", {}, None, "uninformative", "generic"),
-    # cat:6: another answer in the question's words; not a word that answers nothing
-    (TRAVEL, "i like to travel to the beach .", {}, None, "history", "answers the question with 'beach'"),
-    (TRAVEL, "i really like to travel .", {}, None, "uninformative", "generic"),
-    (TRAVEL, "i like to go to a lot of places .", {}, None, "uninformative", "generic"),
-    (TRAVEL, "i would like to go to the beach someday .", {}, None, "uninformative", "generic"),
     # what the rules see as self-contradictions
     (YACHT_YES, "yes , i have never owned a yacht .", {}, "neutral", "intra", "says 'no'"),
     (MERC, "yes . i drive a bmw .", {}, "neutral", "intra", "names 'bmw'"),
@@ -275,7 +269,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:6|" in res.summary["signature"]
+    assert "|cat:5|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 

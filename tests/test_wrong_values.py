@@ -7,7 +7,6 @@ import pytest
 
 from consistest.metrics.wrong_value_frames import wrong_frame_value
 from consistest.metrics.wrong_values import (
-    another_answer,
     both_numbers,
     key,
     keys,
@@ -207,37 +206,3 @@ def test_both_numbers(truth, text, expected) -> None:
 def test_question_frame_value(question, truth, text, expected) -> None:
     """cat:5: a manner or place adverb is no value in the question's own frame."""
     assert question_frame_value(question, truth, text, keys(question)) == expected
-
-
-@pytest.mark.parametrize(
-    ("question", "truth", "text", "expected"),
-    [
-        ("where do you like to go for travel ?", "north", "i like to travel to the beach .", "beach"),
-        ("where do you like to go for travel ?", "north", "i like to go to the beach .", ""),  # no "travel"
-        (
-            "what tv show are you a fan of ?",
-            "walking dead",
-            "i'm a huge fan of the show the crown .",
-            "crown",
-        ),
-        ("what can you do with your mind ?", "move objects", "i can do a lot of things with my mind .", ""),
-        (
-            "where do you like to go for travel ?",
-            "north",
-            "i really like to travel .",
-            "",
-        ),  # no word of its own
-        ("where do you like to go for travel ?", "north", "i don't like to go to the beach .", ""),  # negated
-        ("where do you like to go for travel ?", "north", "we went to the beach .", ""),  # not the question's
-        ("how often do you go to the gym ?", "twice a day", "i go to the gym regularly .", ""),  # an adverb
-        (
-            "where do you like to go for travel ?",
-            "north",
-            "i like to go north , it's cold .",
-            "",
-        ),  # the truth
-    ],
-)
-def test_another_answer(question, truth, text, expected) -> None:
-    """cat:6: a WH reply's own answer in the question's words; what answers nothing is none."""
-    assert another_answer(question, truth, (), text) == expected

@@ -65,10 +65,7 @@ __all__ = [
 #    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
 # 5: no manner or place adverb is a value in the question's own frames ("i drive carefully"); no frame for a
 #    "your X" that is no noun ("when was your son born ?") or "which one"; irregular pasts ("i drove")
-# 6: a WH reply that takes up the question's words in a first-person clause and names a word of its own
-#    is history ("i like to go to the beach" to "where do you like to go for travel ?", truth north), unless
-#    the word answers nothing ("a lot of things", ``NO_ANSWER``) or reads as a verb or adverb
-CATEGORIES_VERSION = 6
+CATEGORIES_VERSION = 5
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
@@ -274,10 +271,7 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
     if short:
         return f"answers {short!r}, not {item.truth!r}"
     number = wv.other_number(item.question, item.truth, item.cleaned)
-    if number:
-        return f"says {number}, not {item.truth!r}"
-    other = wv.another_answer(item.question, item.truth, facts, item.cleaned) if item.score == 0 else ""
-    return f"answers the question with {other!r}, not {item.truth!r}" if other else ""
+    return f"says {number}, not {item.truth!r}" if number else ""
 
 
 def _uninformative(item: ScoredItem, sample: Sample, nli: Lookup, judged: bool) -> tuple[Category, str]:

@@ -82,16 +82,6 @@ MAX_SHORT = 6  # words of a bare WH value
 # cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
 # place or manner adverb ("i drive carefully", "i play outside").
 NOT_A_VALUE = _lex("outside inside here there hard abroad alone together lot lots much more well fast")
-# cat:6: words that make no answer of their own ("i can do a lot of things with my mind", "my friends are all
-# super fun people"): a reply naming only these besides the question's words answers nothing.
-NO_ANSWER = _lex(
-    "thing things lot lots anything everything something nothing stuff kind kinds sort type types way ways "
-    "time times year years day days family friend friends people person fun favorite favourite best good "
-    "great nice happy love like enjoy really very much many mix different other same new old big little "
-    "whole bit part place places one ones all always sure able want need make made get got go going fan fans "
-    "lover goer buff glad proud latest while past ton tons total beginner wife husband kids kid parents "
-    "grandparents mom dad mother father girl boy son daughter huge fast slow hard easy real"
-)
 # Past forms for "what did you VP ?" -> "i VPed T" where -ed is wrong.
 IRREGULAR_PAST = dict(
     pair.split(":")

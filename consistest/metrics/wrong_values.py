@@ -31,7 +31,6 @@ from consistest.metrics.wrong_value_words import (
     IRREGULAR_PAST,
     LIKE,
     MAX_SHORT,
-    NO_ANSWER,
     NOT_A_VALUE,
     PRONOUN_SUBJECTS,
     SUBJECTS,
@@ -147,31 +146,6 @@ def question_frame_value(question: str, truth: str, text: str, known: frozenset[
         if other and not other.endswith("ly") and other not in NOT_A_VALUE:
             return other
     return ""
-
-
-def another_answer(question: str, truth: str, facts: tuple[str, ...], text: str) -> str:
-    """A content word a WH reply gives as its own answer, else "": in a first-person clause that takes up
-    the question's words ("i like to go to the beach" to "where do you like to go for travel ?"), a word
-    that is not the question's, the fact's or the truth's, nor one that answers nothing ("a lot of things",
-    ``NO_ANSWER``). Evasive clauses and clauses with a hedge say nothing."""
-    nothing = {key(w) for w in NO_ANSWER}
-    asked = keys(question) - nothing
-    known = asked | nothing | truth_keys(truth) | frozenset().union(*(keys(f) for f in facts))
-    for clause in clauses(text):
-        ws = words(clause)
-        if not ws or ws[0] not in FIRST_PERSON or HEDGES & set(ws) or evasive(clause) or negated(ws):
-            continue
-        if not keys(clause) & asked:
-            continue
-        new = [w for w in ws if (k := key(w)) and k not in known and _noun_like(w)]
-        if new:
-            return new[0]
-    return ""
-
-
-def _noun_like(word: str) -> bool:
-    """Not a number, nor a verb or adverb by its ending ("started", "trying", "regularly")."""
-    return not word.isdigit() and not word.endswith(("ing", "ed", "ly"))
 
 
 def _past(verb: str) -> str:
