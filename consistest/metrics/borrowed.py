@@ -27,7 +27,6 @@ def borrowed_turns(history: Sequence[str], premises: Sequence[str], persona: Seq
     """The bot's turns of ``history`` (the turns before the reply, the user's last) that echo, copy or
     claim a statement of a user turn before them; ``premises`` are the bot's persona sentences (``persona``)
     and its earlier turns' sentences, the persona always held."""
-    keep = set(persona)
     bots = list(range(len(history) - 2, -1, -2))[::-1]  # the bot's turns, the first first
     taken: list[str] = []
     for k, j in enumerate(bots):
@@ -35,7 +34,7 @@ def borrowed_turns(history: Sequence[str], premises: Sequence[str], persona: Seq
         if not users:
             continue
         later = [history[i] for i in bots[k:]]
-        own = [p for p in premises if p in keep or not _within(p, [*later, *taken])]
+        own = _held(premises, persona, [*later, *taken])
         turn = history[j]
         if echoes(users[0], turn, own) or copies_user(users, turn, own) or claims_user_fact(turn, users, own):
             taken.append(turn)
@@ -44,6 +43,10 @@ def borrowed_turns(history: Sequence[str], premises: Sequence[str], persona: Seq
 
 def own_statements(history: Sequence[str], premises: Sequence[str], persona: Sequence[str]) -> list[str]:
     """``premises`` less the sentences of the bot's borrowed turns (the persona always kept)."""
-    taken = borrowed_turns(history, premises, persona)
+    return _held(premises, persona, borrowed_turns(history, premises, persona))
+
+
+def _held(premises: Sequence[str], persona: Sequence[str], left_out: Sequence[str]) -> list[str]:
+    """``premises`` less those said within ``left_out``, the persona's sentences always kept."""
     keep = set(persona)
-    return [p for p in premises if p in keep or not _within(p, taken)]
+    return [p for p in premises if p in keep or not _within(p, left_out)]

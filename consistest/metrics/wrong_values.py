@@ -110,15 +110,17 @@ def question_facts(question: str, truth: str) -> tuple[str, ...]:
     value = str(truth).split("|")[0].strip()
     if not value:
         return ()
-    m = _YOUR_X.match(q) or _ATTR_YOUR.match(q)
+    your, attr_your = _YOUR_X.match(q), _ATTR_YOUR.match(q)
+    m = your or attr_your
     if m and (_open_end(m["x"]) or m["attr"] in ("1", "ones")):
         return ()  # "when was your son born ?", "what grade is your son in ?", "which one is your favorite ?"
-    if m := _YOUR_X.match(q):
-        if m["attr"]:
-            return (f"my {m['x']}'s {m['attr']} is {value}", f"my {m['x']} is {m['attr']}d {value}")
-        return (f"my {m['x']} is {value}",)
-    if m := _ATTR_YOUR.match(q):
-        return (f"my {m['x']} is {value}", f"my {m['x']}'s {m['attr']} is {value}")
+    if your:
+        x, attr = your["x"], your["attr"]
+        if attr:
+            return (f"my {x}'s {attr} is {value}", f"my {x} is {attr}d {value}")
+        return (f"my {x} is {value}",)
+    if attr_your:
+        return (f"my {attr_your['x']} is {value}", f"my {attr_your['x']}'s {attr_your['attr']} is {value}")
     if m := _WHERE_DO.match(q):
         return (f"i {m['vp']} in {value}",)
     if (m := _WHAT_DO.match(q)) and m["vp"].split()[0] not in ("do", "think", "mean"):
@@ -141,8 +143,9 @@ def question_frame_value(question: str, truth: str, text: str, known: frozenset[
     (:func:`question_facts`), unless it is a manner or place adverb, which is no value ("i drive carefully",
     "i play outside"); else "". The first content word of the slot is read, whatever its kind ("my dog is
     old" names "old" for "what color is your dog ?"; a colour check dropped "a beautiful blue" too)."""
+    values = truth_keys(truth)
     for fact in question_facts(question, truth):
-        other = wrong_frame_value(fact, truth_keys(truth), text, known=known)
+        other = wrong_frame_value(fact, values, text, known=known)
         if other and not other.endswith("ly") and other not in NOT_A_VALUE:
             return other
     return ""

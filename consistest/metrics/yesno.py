@@ -124,13 +124,13 @@ def _says_both(
     , but i also volunteer at a soup kitchen" to "do you volunteer at a hospital ?", truth no). Not another
     subject ("my friend has a cat"), a wish or the past (plus-5), nor a negation, whose scope the rules do
     not read ("i work as a nurse . i do not work on weekends")."""
-    if truth != "no" or not any(f is not None and f.full and f.stance == "yes" for f in on_fact):
+    restating = [f is not None and f.full and f.stance == "yes" for f in on_fact]
+    if truth != "no" or not any(restating):
         return False
-    for clause, f, q in zip(parts, on_fact, on_q, strict=False):
+    for clause, restates, q in zip(parts, restating, on_q, strict=False):
         words = words_of(clause)
         own = bool(words) and words[0] == "i" and not _NOT_NOW & set(words)
-        restating = f is not None and f.full and f.stance == "yes"
-        if own and not restating and q is not None and q.full and q.stance == "yes":
+        if own and not restates and q is not None and q.full and q.stance == "yes":
             return True
     return False
 
