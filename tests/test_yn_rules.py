@@ -80,22 +80,10 @@ def test_statement_keys(statement: str, verb: str | None, value: tuple[str, ...]
         ("kids", "children"),
         ("totally", "completely"),  # plus-4: degree adverbs of one meaning
         ("entirely", "completely"),
-        ("volunteering", "volunteer"),  # plus-6: the -er the stem cuts is cut after -ing and -ed too
-        ("volunteered", "volunteers"),
-        ("answered", "answer"),
-        ("broke", "break"),  # plus-6: irregular pasts and participles
-        ("broken", "breaking"),
-        ("went", "go"),
-        ("taught", "teaching"),
     ],
 )
 def test_stem_joins_forms(a: str, b: str) -> None:
     assert stem(a) == stem(b)
-
-
-@pytest.mark.parametrize(("a", "b"), [("left", "leave"), ("found", "find"), ("saw", "see")])
-def test_stem_keeps_apart_forms_that_are_other_words(a: str, b: str) -> None:
-    assert stem(a) != stem(b)
 
 
 @pytest.mark.parametrize(
@@ -204,11 +192,6 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          0.0),
         ("are you completely deaf ?", "no", "i'm partly deaf .", "i'm not entirely deaf .",
          "negates_question", 1.0),
-        # plus-6: one stem for a verb's forms (was off_topic: "volunteering" and "volunteer" stemmed apart)
-        ("do you do volunteer work ?", "yes", "i volunteer at a soup kitchen .",
-         "i do a lot of volunteering in my area", "restates_question", 1.0),
-        ("have you broken your arm ?", "yes", "i have a broken arm .", "i broke my arm last year",
-         "restates_fact", 1.0),
     ],
 )  # fmt: skip
 def test_read_reply(question, truth, fact, reply, outcome, score) -> None:

@@ -123,9 +123,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # a Y/N reply plus reads the other way, are history; a reply saying both answers is 0; designed on the
 # held-out replies read before 2026-11-27's third test set); ``cat:5`` and ``plus-5`` (25: a review's
 # examples: no manner adverb in a question's frame; says-both only for the bot's
-# present "yes"); 26 not adopted (``cat:6``); ``cat:7`` and ``plus-6`` (27: one stem for a verb's forms)
-ANSWERS_VERSION = 27
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 6, 2, 7), (
+# present "yes")
+ANSWERS_VERSION = 25
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 5, 2, 5), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

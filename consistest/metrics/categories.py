@@ -65,9 +65,7 @@ __all__ = [
 #    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
 # 5: no manner or place adverb is a value in the question's own frames ("i drive carefully"); no frame for a
 #    "your X" that is no noun ("when was your son born ?") or "which one"; irregular pasts ("i drove")
-# 6: not adopted (a WH reply taking up the question's words with a word of its own as history; worse on test5)
-# 7: plus-6's stems ("i do a lot of volunteering" answers "do you do volunteer work ?")
-CATEGORIES_VERSION = 7
+CATEGORIES_VERSION = 5
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame

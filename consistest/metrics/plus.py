@@ -57,10 +57,7 @@ __all__ = [
 #    the held-out replies read before 2026-11-27's third test set)
 # 5: says-both only for a present statement of the bot's own that the question's proposition holds when the
 #    truth is no (not another subject, a wish, the past, nor a negation: their scope is not read)
-# 6: one stem for a verb's forms: "volunteering" and "volunteered" as "volunteer" (the -er that the stem cuts
-#    from "volunteer" is cut after -ing and -ed too), irregular pasts and participles as their verb ("broke",
-#    "broken" as "break"); designed on the held-out sets already read (dev), read first on test6
-PLUS_VERSION = 6
+PLUS_VERSION = 5
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

@@ -30,20 +30,6 @@ IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "pe
              "women": "woman", "feet": "foot", "teeth": "tooth", "wives": "wife",
              # plus-4: degree adverbs of one meaning ("i'm totally deaf" says "are you completely deaf ?")
              "totally": "completely", "entirely": "completely", "fully": "completely"}  # fmt: skip
-# plus-6: irregular pasts and participles stem as their verb ("i broke my arm" says "have you broken your arm
-# ?"); not those that are also another word ("left", "saw", "found", "felt", "lost", "read")
-IRREGULAR_VERBS = {
-    form: verb
-    for verb, forms in (pair.split(":") for pair in lex(
-        "break:broke,broken drive:drove,driven eat:ate,eaten grow:grew,grown write:wrote,written "
-        "ride:rode,ridden teach:taught buy:bought bring:brought build:built sing:sang,sung fly:flew,flown "
-        "choose:chose,chosen begin:began,begun give:gave,given wear:wore,worn spend:spent sell:sold "
-        "tell:told think:thought win:won go:went,gone take:took,taken make:made come:came become:became "
-        "fall:fell,fallen steal:stole,stolen catch:caught fight:fought meet:met swim:swam,swum run:ran "
-        "speak:spoke,spoken forget:forgot,forgotten"
-    ))
-    for form in forms.split(",")
-}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",
@@ -155,13 +141,11 @@ def words_of(text: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A crude stem for matching ("dancing", "danced", "dance" -> "danc"; "runner" -> "run"; "children" ->
-    "child"; plus-6: "volunteering" and "volunteer" -> "volunte", "broke" -> "break")."""
-    w = IRREGULAR.get(word) or _fold(IRREGULAR_VERBS.get(word, word))
+    "child")."""
+    w = IRREGULAR.get(word, _fold(word))
     for suf in ("ing", "ed", "er", "es", "e"):
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             w = w[: -len(suf)]
-            if suf in ("ing", "ed") and w.endswith("er") and len(w) >= 5:
-                w = w[:-2]  # plus-6: "volunteering", "answered" stem as "volunteer", "answer" do
             break
     if len(w) > 3 and w[-1] == w[-2]:
         w = w[:-1]
