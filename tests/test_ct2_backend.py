@@ -10,8 +10,9 @@ from types import SimpleNamespace
 import pytest
 
 from consistest.core.errors import InputError
-from consistest.models.ct2_chat import CT2Settings, batches, engine_call, generation_options
+from consistest.models.ct2_chat import CT2Settings
 from consistest.models.ct2_convert import MANIFEST, convert, read_manifest
+from consistest.models.ct2_support import batches, engine_call, generation_options
 from consistest.models.hf_chat import HFSettings
 from consistest.models.registry import parse_model_spec
 
