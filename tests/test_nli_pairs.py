@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 
 from consistest.data.dialogues import read_dialogues
-from consistest.training.nli_pairs import LABELS, candidate_pairs, collect_sentences, make_pairs
+from consistest.training.nli_pairs import LABELS, candidate_pairs, make_pairs
 from consistest.training.nli_relations import EVASIVE_REPLIES, label
+from consistest.training.nli_sentences import collect_sentences
 
 
 @pytest.fixture(scope="module")

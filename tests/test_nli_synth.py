@@ -9,8 +9,9 @@ import pytest
 
 from consistest.data.dialogues import read_dialogues
 from consistest.tasks.guard.pairs_build import PROBE_SPLITS, probe_rows, states_object
-from consistest.training.nli_pairs import LABELS, Sentence, make_pairs, persona_texts
+from consistest.training.nli_pairs import LABELS, make_pairs
 from consistest.training.nli_relations import SINGLE_VALUED
+from consistest.training.nli_sentences import Sentence, persona_texts
 from consistest.training.nli_synth import (
     PLACES,
     PROFESSIONS,

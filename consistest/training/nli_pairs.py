@@ -1,13 +1,14 @@
 """Dialogue-NLI-style pairs from the DNLI triples of PersonaChat dialogues (``consistest nli-pairs``).
 
-Each sentence with exactly one usable triple (persona sentences and utterances of both speakers) is a
-candidate. Sentences are split train/dev/test (``nli_splits``: persona sentences by their text, utterances
-by their speakers, the test split frozen) so that no sentence text reaches two splits. Within a split,
-pairs are labelled by ``nli_relations.label`` (same triple -> entailment, single-valued clash or opposite
-relation -> contradiction, unrelated relations -> neutral), capped per relation, and balanced across the 3
-labels; then synthetic pairs are added on top of these natural ones: contradictions (negation, antonym,
-swapped value: ``nli_synth``), restated entailments, evasive replies and swapped multi-valued values as
-neutrals. All choices are content-seeded, so the output does not depend on input order.
+Each sentence with exactly one usable triple (persona sentences and utterances of both speakers:
+``nli_sentences``) is a candidate. Sentences are split train/dev/test (``nli_splits``: persona sentences by
+their text, utterances by their speakers, the test split frozen) so that no sentence text reaches two
+splits. Within a split, pairs are labelled by ``nli_relations.label`` (same triple -> entailment,
+single-valued clash or opposite relation -> contradiction, unrelated relations -> neutral), capped per
+relation, and balanced across the 3 labels; then synthetic pairs are added on top of these natural ones:
+contradictions (negation, antonym, swapped value: ``nli_synth``), restated entailments, evasive replies and
+swapped multi-valued values as neutrals. All choices are content-seeded, so the output does not depend on
+input order.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
@@ -29,72 +29,15 @@ from consistest.training.nli_relations import (
     Triple,
     contradicts,
     label,
-    usable,
 )
-from consistest.training.nli_splits import (
-    SPLIT_SCHEME,
-    SPLITS,
-    TEST_FRACTION,
-    assign_splits,
-    speaker_units,
-    split_seed,
-    unit_persona_texts,
-)
+from consistest.training.nli_sentences import Sentence, assign_sentence_splits, collect_sentences
+from consistest.training.nli_splits import SPLIT_SCHEME, SPLITS, TEST_FRACTION, split_seed
 from consistest.training.nli_synth import SYNTH_VERSION, SYNTHETIC, synthesize
 
 LABELS = ("entailment", "neutral", "contradiction")
 EVASIVE: Triple = ("", "evasive", "")  # the pseudo-triple of an evasive reply
 # 3: three splits (frozen test), synthetic pairs added on top of the natural ones instead of replacing them
 PAIRS_VERSION = "3"
-
-
-@dataclass(frozen=True)
-class Sentence:
-    text: str
-    triple: Triple
-    unit: str  # persona key of the speaker
-
-
-def _usable_triples(triples: Sequence[Triple]) -> set[Triple]:
-    return {t for t in triples if usable(t)}
-
-
-def collect_sentences(dialogues: Sequence[Dialogue]) -> tuple[list[Sentence], dict[str, set[str]]]:
-    """Sentences with exactly one usable triple (a text seen with two different triples is dropped),
-    and the persona keys that say each text."""
-    seen: dict[str, set[Triple]] = defaultdict(set)
-    units: dict[str, set[str]] = defaultdict(set)
-    for d in dialogues:
-        for unit, text, triples in speaker_units(d):
-            good = _usable_triples(triples)
-            text = " ".join(text.split())
-            if len(good) == 1 and text:
-                seen[text] |= good
-                units[text].add(unit)
-    sents = [
-        Sentence(text, next(iter(ts)), min(units[text])) for text, ts in sorted(seen.items()) if len(ts) == 1
-    ]
-    return sents, units
-
-
-def persona_texts(dialogues: Sequence[Dialogue]) -> frozenset[str]:
-    """Every persona sentence (agent's and partner's), whitespace-normalised as in collect_sentences."""
-    return frozenset(" ".join(t.split()) for d in dialogues for t in (*d.persona, *d.partner_persona))
-
-
-def assign_sentence_splits(
-    dialogues: Sequence[Dialogue],
-    sents: Sequence[Sentence],
-    units: dict[str, set[str]],
-    seed: int,
-    dev_fraction: float,
-    test_fraction: float = TEST_FRACTION,
-) -> dict[str, str]:
-    """Sentence text -> train/dev/test/drop (``nli_splits.assign_splits``)."""
-    return assign_splits(
-        {s.text: s.triple for s in sents}, units, seed, dev_fraction, persona_texts(dialogues),
-        unit_persona_texts(dialogues), test_fraction,
-    )  # fmt: skip
 
 
 def _rank(seed: Any, *parts: Any) -> str:

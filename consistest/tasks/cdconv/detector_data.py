@@ -28,8 +28,8 @@ from typing import Any
 
 from consistest.core.records import Dialogue, DialogueExample, content_hash
 from consistest.data.decode_reader import make_example
-from consistest.training.nli_pairs import Sentence, collect_sentences
 from consistest.training.nli_relations import RELATIONS_VERSION, Triple, contradicts, usable
+from consistest.training.nli_sentences import Sentence, collect_sentences
 
 DETECTOR_DATA_VERSION = "2"  # 2: persona on every example; persona contradictions and repeats
 INTRA_JOINS = ("{a} {b}", "{a} , but {b}")

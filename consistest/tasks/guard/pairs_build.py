@@ -21,15 +21,14 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl
 from consistest.core.records import Dialogue, content_hash
 from consistest.metrics.rules import content_tokens
-from consistest.training.nli_pairs import (
-    LABELS,
+from consistest.training.nli_pairs import LABELS, make_pairs
+from consistest.training.nli_relations import label
+from consistest.training.nli_sentences import (
     Sentence,
     assign_sentence_splits,
     collect_sentences,
-    make_pairs,
     persona_texts,
 )
-from consistest.training.nli_relations import label
 from consistest.training.nli_splits import SPLITS, split_seed
 
 PROBE_SPLITS = {"dev": "dev-probe", "test": "test-probe"}  # the probe rows of a held-out split
