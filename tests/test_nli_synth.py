@@ -12,16 +12,8 @@ from consistest.tasks.guard.pairs_build import PROBE_SPLITS, probe_rows, states_
 from consistest.training.nli_pairs import LABELS, make_pairs
 from consistest.training.nli_relations import SINGLE_VALUED
 from consistest.training.nli_sentences import Sentence, persona_texts
-from consistest.training.nli_synth import (
-    PLACES,
-    PROFESSIONS,
-    antonym,
-    negate,
-    restate,
-    swap_kind,
-    swap_value,
-    synthesize,
-)
+from consistest.training.nli_synth import antonym, negate, restate, swap_kind, swap_value, synthesize
+from consistest.training.nli_synth_words import PLACES, PROFESSIONS
 
 
 @pytest.mark.parametrize(
