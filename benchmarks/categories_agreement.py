@@ -32,7 +32,7 @@ from consistest.core.table import format_table
 from consistest.data.dataset_dir import load_samples
 from consistest.models.nli import nli_from_option, nli_signature
 from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
-from consistest.tasks.consistest.score import score_items
+from consistest.tasks.consistest.scoring import score_items
 
 EXPECTED = {
     "role_confusion": "role",

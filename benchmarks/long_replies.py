@@ -30,7 +30,8 @@ def main() -> None:
 
     from consistest.data.dataset_dir import load_samples
     from consistest.tasks.consistest.build import BuildConfig, build_dataset
-    from consistest.tasks.consistest.score import MAX_REPLY_CHARS, ScoreConfig, run_score
+    from consistest.tasks.consistest.score import ScoreConfig, run_score
+    from consistest.tasks.consistest.scoring import MAX_REPLY_CHARS
 
     with tempfile.TemporaryDirectory() as tmp:
         demo = Path(tmp) / "demo"

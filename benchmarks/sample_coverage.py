@@ -53,7 +53,7 @@ def main() -> None:
     from consistest.tasks.consistest.build import BuildConfig, build_dataset
     from consistest.tasks.consistest.prompts import conversation
     from consistest.tasks.consistest.report import figure_groups, summarize
-    from consistest.tasks.consistest.score import score_items
+    from consistest.tasks.consistest.scoring import score_items
     from consistest.tasks.consistest.subsets import stratified_sample
 
     shared = Path(os.environ.get("CONSISTEST_SHARED", ROOT.parent / "shared")) / "data"

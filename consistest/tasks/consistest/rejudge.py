@@ -33,7 +33,7 @@ from consistest.tasks.consistest.methods.judge import JudgeWhen, stage_counts
 from consistest.tasks.consistest.methods.judge_calls import DEFAULT_JUDGE_PROMPT, check_prompt
 from consistest.tasks.consistest.probes import PROBES_VERSION, probe_figures
 from consistest.tasks.consistest.report import figure, figure_groups
-from consistest.tasks.consistest.score import cap_replies, score_items, score_signature
+from consistest.tasks.consistest.scoring import cap_replies, score_items, score_signature
 
 REJUDGE_FILE = "rejudge.json"  # the report: columns, figures, spread, disagreement, probes, signatures
 ITEMS_FILE = "items.jsonl"  # per reply: each column's score

@@ -1,7 +1,9 @@
 """Score one response per sample: rules, then the NLI guard, then RUNDIR/scores.jsonl + summary.json.
 
 :func:`run_score` is the one entry point (``consistest score`` calls it): it loads the dataset once, takes
-responses from a file, a mapping, or a chat model it runs first, and returns typed scored items.
+responses from a file, a mapping, or a chat model it runs first, and returns typed scored items. The
+scoring itself, which ``consistest rejudge`` shares, is :mod:`.scoring`; this module gathers the inputs and
+writes RUNDIR.
 """
 
 from __future__ import annotations
@@ -17,36 +19,30 @@ from consistest.core.errors import InputError
 from consistest.core.io import atomic_write_json, atomic_write_jsonl, read_json
 from consistest.core.records import Sample, ScoredItem, content_hash
 from consistest.core.rundir import JUDGE_FILE, SCORES_FILE, SUMMARY_FILE, run_lock
-from consistest.core.signature import make_signature, parse_signature
+from consistest.core.signature import parse_signature
 from consistest.core.stats import MIN_BOOT, N_BOOT
-from consistest.data.dataset_dir import DatasetDir, has_sessions
+from consistest.data.dataset_dir import DatasetDir
 from consistest.metrics.rules import RULES_VERSION
 from consistest.models.base import NLI
 from consistest.models.nli import DEFAULT_NLI, nli_from_option, nli_signature
-from consistest.tasks.consistest.categories import CATEGORIES_VERSION, categorise
+from consistest.tasks.consistest.categories import categorise
 from consistest.tasks.consistest.curve import plot_run_curve
 from consistest.tasks.consistest.generation import RespondConfig, respond
 from consistest.tasks.consistest.methods import (
     DEFAULT_METHOD,
     UNSIGNED_METHOD,
-    Judged,
     JudgeMethod,
     Method,
     check_method,
-    judge_samples,
     signature_value,
 )
 from consistest.tasks.consistest.methods.judge import stage_counts
 from consistest.tasks.consistest.report import summarize
 from consistest.tasks.consistest.report_text import cut_warning, subset_warning
 from consistest.tasks.consistest.responses_file import check_coverage, is_csv, read_responses
+from consistest.tasks.consistest.scoring import MAX_REPLY_CHARS, cap_replies, score_items, score_signature
 from consistest.tasks.consistest.subsets import Subset
-from consistest.tasks.consistest.trigger_config import config_parts, open_config
-
-# The rules and the categories read at most this much of a reply: ConsisTest answers are a sentence or
-# two, and a runaway reply (a megabyte of repeated text) would otherwise cost minutes. Cut replies are
-# counted, warned about and named in the signature (cut:N).
-MAX_REPLY_CHARS = 2000
+from consistest.tasks.consistest.trigger_config import open_config
 
 
 @dataclass(frozen=True)
@@ -160,16 +156,6 @@ def check_rescoring(cfg: ScoreConfig, part: str, value: str) -> None:
         )
 
 
-def cap_replies(responses: Mapping[str, str], samples: Sequence[Sample]) -> tuple[dict[str, str], int]:
-    """The samples' replies cut to ``MAX_REPLY_CHARS`` (the rules and categories read no more), and how
-    many were cut."""
-    out = {s.id: responses[s.id] for s in samples}
-    long = [k for k, v in out.items() if len(v) > MAX_REPLY_CHARS]
-    for k in long:
-        out[k] = out[k][:MAX_REPLY_CHARS]
-    return out, len(long)
-
-
 def _responses_and_nli(cfg: ScoreConfig, ds: DatasetDir) -> _Inputs:
     """Responses read first (fail fast) then the NLI model; or the NLI model first, then generation."""
     samples = ds.samples
@@ -245,73 +231,3 @@ def check_n_boot(n_boot: int) -> None:
     """0 turns intervals off; fewer than 100 resamples would print a meaningless "95% CI"."""
     if n_boot != 0 and n_boot < MIN_BOOT:
         raise InputError(f"--n-boot must be 0 (no intervals) or at least {MIN_BOOT}, got {n_boot}")
-
-
-def score_items(
-    samples: Sequence[Sample],
-    responses: Mapping[str, str],
-    nli: NLI | None,
-    *,
-    quiet: bool = True,
-    method: Method = DEFAULT_METHOD,
-    judge: JudgeMethod | None = None,
-) -> list[ScoredItem]:
-    """Rules for every sample, then one NLI call for the distinct pairs whose label can change a score (and,
-    for ``judge``, the model judge for what they leave open)."""
-    judged = judge_samples(samples, responses, nli, method=method, judge=judge, quiet=quiet)
-    return [_item(s, responses[s.id], j) for s, j in zip(samples, judged, strict=True)]
-
-
-def _item(s: Sample, response: str, j: Judged) -> ScoredItem:
-    return ScoredItem(
-        id=s.id,
-        qa_id=s.qa_id,
-        question=s.question,
-        truth=s.answer,
-        response=response,
-        cleaned=j.cleaned,
-        outcome=j.outcome,
-        rule_score=j.rule_score,
-        nli_use=j.nli_use,
-        nli_label=j.nli_label,
-        score=j.score,
-        source=s.source,
-        type=s.type,
-        distance=s.distance,
-        judge=j.detail,
-    )
-
-
-def score_signature(
-    ds: DatasetDir,
-    samples: Sequence[Sample],
-    nli: NLI | None,
-    responder: RespondConfig | None = None,
-    *,
-    subset: str | None = None,
-    method: Method = DEFAULT_METHOD,
-    config: str = "default",
-    cut: int = 0,
-    judge: JudgeMethod | None = None,
-) -> str:
-    """The data (its verified hash, the config and a subset when not all of it, how many replies were cut to
-    MAX_REPLY_CHARS when any, memory and distances), the
-    scorer (NLI model and label map, rules version, method, category version) and, for generated responses,
-    the model, variant and decoding."""
-    settings = dict((ds.info or {}).get("settings") or {})
-    return make_signature(
-        [
-            ("data", ds.content_hash[:12]),
-            *config_parts(ds, config),
-            ("subset", subset),
-            ("cut", cut or None),
-            ("nli", nli_signature(nli)),
-            ("rules", RULES_VERSION),
-            ("method", signature_value(method, judge=judge)),
-            ("cat", CATEGORIES_VERSION),
-            ("mem", settings.get("memory")),
-            ("d", settings.get("distances") or sorted({s.distance for s in samples})),
-            ("paired", settings.get("paired")),
-            *(responder.signature_parts(has_sessions(samples)) if responder is not None else []),
-        ]
-    )
