@@ -19,6 +19,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from consistest.core.errors import InputError
 from consistest.tasks.consistest.agree import IMPROVED, REFERENCE, AgreeConfig, run_agree
 
 TARGET_NO_SHORT = 0.85
@@ -128,7 +129,10 @@ def main() -> None:
     elif not (args.dataset and args.nli and args.labels):
         ap.error("--dataset, --nli and --labels are needed unless --from-json")
     else:
-        signature, rows = figures(args.labels, args.dataset, args.nli)
+        try:
+            signature, rows = figures(args.labels, args.dataset, args.nli)
+        except InputError as err:  # a missing dataset or a bad labels file: one line, not a traceback
+            raise SystemExit(f"judges_by_set.py: error: {err}") from None
     draw(signature, rows, args.out)
     if args.json and not args.from_json:
         args.json.write_text(json.dumps({"signature": signature, "sets": rows}, indent=1) + "\n")
