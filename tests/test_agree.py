@@ -202,6 +202,44 @@ def test_dev_and_test_side_by_side(dataset: Path, tmp_path: Path) -> None:
     assert data["splits"]["dev"]["rows"]["Hybrid (plus)"]["mse_ci"] is not None
 
 
+def test_plot_draws_every_labels_file_with_the_table_figures(dataset: Path, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from consistest.tasks.consistest.agree_plot import agreement_points
+
+    dev = _labels(tmp_path / "dev.jsonl", LABELS[:3] + LABELS[4:])
+    test = _labels(tmp_path / "test.jsonl", LABELS)
+    png = tmp_path / "figs" / "agree.png"
+    args = ("agree", "--dataset", dataset, "--nli", "none", "--n-boot", "100", "--labels", f"dev={dev}")
+    res = run_cli(*args, "--labels", f"test={test}", "--plot", png)
+    assert res.exit_code == 0, res.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "2 labels files drawn to" in res.stderr
+    assert not list(png.parent.glob(".*"))  # written atomically: no temporary file left
+    result = run_agree(
+        AgreeConfig(dataset=dataset, labels=[f"dev={dev}", f"test={test}"], nli=None, n_boot=100)
+    )
+    points = agreement_points(result)
+    assert [(p["set"], p["n"]) for p in points] == [("dev", 4), ("test", 5)]
+    plus = points[1]["methods"]["Hybrid (plus)"]
+    row = result.splits["test"].rows["Hybrid (plus)"]
+    assert (plus["mse"], plus["mse_ci"], plus["no_short_n"]) == (row["mse"], row["mse_ci"], 0)
+    assert set(points[0]["methods"]) == {"Hybrid (paper)", "Hybrid (plus)"}  # no judge configured
+
+
+def test_plot_without_matplotlib_fails_before_scoring(dataset: Path, tmp_path: Path, monkeypatch) -> None:
+    from consistest.core.errors import EnvironmentFault
+    from consistest.tasks.consistest import curve
+
+    def missing(what: str = "") -> None:
+        raise EnvironmentFault(f"{what} needs matplotlib: pip install 'consistest[aih]'")
+
+    monkeypatch.setattr(curve, "_pyplot", missing)
+    monkeypatch.setattr("consistest.tasks.consistest.agree.run_agree", lambda cfg: pytest.fail("scored"))
+    png = tmp_path / "agree.png"
+    labels = _labels(tmp_path / "l.jsonl", LABELS)
+    res = run_cli("agree", "--dataset", dataset, "--nli", "none", "--labels", labels, "--plot", png)
+    assert res.exit_code == 1 and "agree --plot needs matplotlib" in res.stderr and not png.exists()
+
+
 def test_y_n_replies_without_a_short_form_are_counted_per_method(dataset: Path, tmp_path: Path) -> None:
     rows = [{"id": "y1", "response": "i love cats , they are so soft", "human": 1},
             {"id": "y2", "response": "i work at a school .", "human": 1},

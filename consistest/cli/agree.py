@@ -37,6 +37,13 @@ from consistest.cli.options import dataset_option, judge_options, n_boot_option,
     default=None,
     help="JSONL file caching the judge's raw replies (appended; a rerun asks only what is missing).",
 )
+@click.option(
+    "--plot",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Also draw every labels file side by side to this PNG: MSE and the Y/N replies without a short "
+    "form decided right, per scorer, with 95% intervals (needs matplotlib).",
+)
 @click.option("--batch-size", type=int, default=32, show_default=True, help="NLI batch size.")
 @click.option("--device", default="cpu", show_default=True, help="NLI device (cpu, cuda, auto).")
 @click.option("--boot-seed", type=int, default=0, show_default=True, help="Bootstrap seed.")
@@ -51,6 +58,7 @@ def agree(
     fmt,
     ablation,
     judge_cache,
+    plot,
     batch_size,
     device,
     boot_seed,
@@ -64,6 +72,8 @@ def agree(
     from dataclasses import replace
 
     from consistest.tasks.consistest.agree import AgreeConfig, render_agreement, run_agree
+    from consistest.tasks.consistest.agree_plot import agreement_points, plot_agreement
+    from consistest.tasks.consistest.curve import _pyplot
     from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
@@ -83,4 +93,10 @@ def agree(
         ablation=ablation,
         quiet=quiet,
     )
-    click.echo(render_agreement(run_agree(cfg), fmt))
+    if plot is not None:
+        _pyplot("agree --plot")  # before scoring: a missing matplotlib shows at once, not after the run
+    result = run_agree(cfg)
+    click.echo(render_agreement(result, fmt))
+    if plot is not None:
+        plot_agreement(agreement_points(result), plot, result.signature)
+        click.echo(f"{len(result.splits)} labels files drawn to {plot}", err=True)

@@ -21,11 +21,11 @@ def model_label(name: str) -> str:
     return Path(name).name if Path(name).is_dir() else name
 
 
-def _pyplot() -> Any:
+def _pyplot(what: str = "the distance curve") -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise EnvironmentFault("the distance curve needs matplotlib: pip install 'consistest[aih]'") from None
+        raise EnvironmentFault(f"{what} needs matplotlib: pip install 'consistest[aih]'") from None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
