@@ -99,4 +99,5 @@ def agree(
     click.echo(render_agreement(result, fmt))
     if plot is not None:
         plot_agreement(agreement_points(result), plot, result.signature)
-        click.echo(f"{len(result.splits)} labels files drawn to {plot}", err=True)
+        if not quiet:
+            click.echo(f"{len(result.splits)} labels files drawn to {plot}", err=True)
