@@ -222,6 +222,7 @@ def test_plot_draws_every_labels_file_with_the_table_figures(dataset: Path, tmp_
     plus = points[1]["methods"]["Hybrid (plus)"]
     row = result.splits["test"].rows["Hybrid (plus)"]
     assert (plus["mse"], plus["mse_ci"], plus["no_short_n"]) == (row["mse"], row["mse_ci"], 0)
+    assert plus["decided"] == row["n"] == 5  # MSE is over what a scorer decides: the figure says how many
     assert set(points[0]["methods"]) == {"Hybrid (paper)", "Hybrid (plus)"}  # no judge configured
 
 

@@ -1,8 +1,10 @@
 """The figure of ``consistest agree --plot``: every labels file side by side, so a dev set and a test set (or
 several fresh sets) can be seen at once. Left: MSE of ``paper``, ``plus`` (and the judge, when one is
 configured) against the human labels; right: the share of Y/N replies without a yes/no word or short form
-that each decides right. 95% intervals resample whole QAs, as in the table; the signature is printed under
-the panels. A set can be drawn hollow (``hollow``), e.g. one the rules were designed on.
+that each decides right (undecided ones count as wrong). 95% intervals resample whole QAs, as in the
+table; a scorer that leaves replies undecided has its MSE over those it decides, marked "decided/n"; the
+signature is printed under the panels. A set can be drawn hollow (``hollow``), e.g. one the rules were
+designed on.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ def agreement_points(result: AgreeResult) -> list[dict[str, Any]]:
             if row is None:
                 continue
             methods[m] = {
-                "mse": row["mse"], "mse_ci": row["mse_ci"], "no_short_n": row["yn_no_short"]["n"],
-                "no_short_right": row["yn_no_short_right"], "no_short_right_ci": row["yn_no_short_right_ci"],
+                "decided": row["n"], "mse": row["mse"], "mse_ci": row["mse_ci"],
+                "no_short_n": row["yn_no_short"]["n"], "no_short_right": row["yn_no_short_right"],
+                "no_short_right_ci": row["yn_no_short_right_ci"],
             }  # fmt: skip
         out.append({"set": name, "n": sp.counts["all"], "methods": methods})
     return out
@@ -59,7 +62,12 @@ def plot_agreement(
             if f is None:
                 continue
             face = "white" if p["set"] in hollow else colour
+            if f["mse"] is None:
+                continue
             _point(ax1, x + dx, f["mse"], f["mse_ci"], colour, face, 1.0)
+            if f.get("decided", p["n"]) < p["n"]:  # MSE over the replies it decides: say how many
+                ax1.annotate(f"{f['decided']}/{p['n']}", (x + dx, f["mse"]), xytext=(5, -3),
+                             textcoords="offset points", fontsize=6, color=colour)  # fmt: skip
             if f["no_short_right"] is not None:
                 _point(ax2, x + dx, f["no_short_right"], f["no_short_right_ci"], colour, face, 100.0)
     worst = max((p["methods"][m]["mse_ci"][1] for p in points for m in p["methods"]), default=0.1)
