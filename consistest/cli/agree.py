@@ -72,8 +72,7 @@ def agree(
     from dataclasses import replace
 
     from consistest.tasks.consistest.agree import AgreeConfig, render_agreement, run_agree
-    from consistest.tasks.consistest.agree_plot import agreement_points, plot_agreement
-    from consistest.tasks.consistest.curve import _pyplot
+    from consistest.tasks.consistest.agree_plot import agreement_points, plot_agreement, require_matplotlib
     from consistest.tasks.consistest.score import check_n_boot
 
     check_n_boot(n_boot)
@@ -94,7 +93,7 @@ def agree(
         quiet=quiet,
     )
     if plot is not None:
-        _pyplot("agree --plot")  # before scoring: a missing matplotlib shows at once, not after the run
+        require_matplotlib()  # before scoring: a missing matplotlib shows at once, not after the run
     result = run_agree(cfg)
     click.echo(render_agreement(result, fmt))
     if plot is not None:
