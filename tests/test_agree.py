@@ -214,6 +214,11 @@ def test_plot_draws_every_labels_file_with_the_table_figures(dataset: Path, tmp_
     assert res.exit_code == 0, res.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "2 labels files drawn to" in res.stderr
     assert not list(png.parent.glob(".*"))  # written atomically: no temporary file left
+    no_ci = tmp_path / "no-ci.png"  # --n-boot 0: points without intervals
+    res = run_cli(
+        "agree", "--dataset", dataset, "--nli", "none", "--n-boot", "0", "--labels", dev, "--plot", no_ci
+    )
+    assert res.exit_code == 0 and no_ci.read_bytes()[:4] == b"\x89PNG", res.output
     result = run_agree(
         AgreeConfig(dataset=dataset, labels=[f"dev={dev}", f"test={test}"], nli=None, n_boot=100)
     )

@@ -64,18 +64,23 @@ def plot_agreement(
         dx, colour = (j - (len(methods) - 1) / 2) * step, COLOURS[m]
         for x, p in enumerate(points):
             f = p["methods"].get(m)
-            if f is None:
+            if f is None or f["mse"] is None:
                 continue
             face = "white" if p["set"] in hollow else colour
-            if f["mse"] is None:
-                continue
             _point(ax1, x + dx, f["mse"], f["mse_ci"], colour, face, 1.0)
-            if f.get("decided", p["n"]) < p["n"]:  # MSE over the replies it decides: say how many
+            if f["decided"] < p["n"]:  # MSE over the replies it decides: say how many
                 ax1.annotate(f"{f['decided']}/{p['n']}", (x + dx, f["mse"]), xytext=(5, -3),
                              textcoords="offset points", fontsize=6, color=colour)  # fmt: skip
             if f["no_short_right"] is not None:
                 _point(ax2, x + dx, f["no_short_right"], f["no_short_right_ci"], colour, face, 100.0)
-    worst = max((p["methods"][m]["mse_ci"][1] for p in points for m in p["methods"]), default=0.1)
+    # the highest bar (or point, without intervals: --n-boot 0)
+    tops = [
+        (f["mse_ci"] or (f["mse"],))[-1]
+        for p in points
+        for f in p["methods"].values()
+        if f["mse"] is not None
+    ]
+    worst = max(tops, default=0.1)
     ax1.set_ylim(0, worst * 1.2)  # room for the legend above the bars
     ax1.set_ylabel("MSE against the human labels (lower is better)", fontsize=8)
     ax2.set_ylabel("Y/N replies without a short form decided right (%)", fontsize=8)
