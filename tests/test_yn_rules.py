@@ -192,6 +192,21 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          0.0),
         ("are you completely deaf ?", "no", "i'm partly deaf .", "i'm not entirely deaf .",
          "negates_question", 1.0),
+        # plus-7: a hedge before "but" is read past; a hedge about the question itself is not
+        ("do you eat clean ?", "yes", "i'm a clean eater .",
+         "i'm not sure what to say about that , but i'm a clean eater .", "restates_fact", 1.0),
+        ("do you eat clean ?", "yes", "i'm a clean eater .", "i'm not sure , but i eat junk food all day",
+         "states_other_value", 0.0),
+        ("do you eat clean ?", "yes", "i'm a clean eater .", "i'm not sure , but i'm not sure",
+         "evasive", 0.0),
+        ("do you like rowing ?", "yes", "i like rowing .", "i'm not sure what that is , but i like rowing",
+         "evasive", 0.0),
+        # plus-7: what the bot thinks of the user is about the user
+        ("do you have a step child ?", "yes", "i have a step child .",
+         "i'm not sure what to say , but i'm sure you have a step child", "off_topic", 0.0),
+        # plus-7: "zero" negates
+        ("are you close to any of your family ?", "no", "i am not close to any of my family .",
+         "i've zero family that i'm close to .", "restates_fact", 1.0),
     ],
 )  # fmt: skip
 def test_read_reply(question, truth, fact, reply, outcome, score) -> None:

@@ -124,8 +124,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # held-out replies read before 2026-11-27's third test set); ``cat:5`` and ``plus-5`` (25: a review's
 # examples: no manner adverb in a question's frame; says-both only for the bot's
 # present "yes")
-ANSWERS_VERSION = 25
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 5, 2, 5), (
+# 26, 27: a candidate's, reverted (unused); 28: ``plus-7`` (a hedge read past, "i'm sure you" about the user,
+# "zero" a negation)
+ANSWERS_VERSION = 28
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 7, 2, 5), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

@@ -57,7 +57,10 @@ __all__ = [
 #    the held-out replies read before 2026-11-27's third test set)
 # 5: says-both only for a present statement of the bot's own that the question's proposition holds when the
 #    truth is no (not another subject, a wish, the past, nor a negation: their scope is not read)
-PLUS_VERSION = 5
+# 6: (a candidate read on 2026-11-27's sixth test set and reverted; the number stays unused)
+# 7: yn-proposition reads past a hedge before "but" ("i'm not sure what to say , but i'm a clean eater"),
+#    reads "i'm sure you ..." as about the user, and "zero" as a negation ("i've zero family i'm close to")
+PLUS_VERSION = 7
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

@@ -29,7 +29,7 @@ CLITICS = lex("m s re ve ll d t nt im ive")
 GENERIC = lex("time times thing things stuff way kind sort bit lot place something everything")
 # ... and words that stand for a value without naming another ("a small one" -> "onepron").
 PRONOUNS = lex("onepron something everything anything stuff thing things it them")
-NEGATIONS = lex("not n't never no don't can't cannot won't isn't aren't wasn't didn't doesn't")
+NEGATIONS = lex("not n't never no zero 0 don't can't cannot won't isn't aren't wasn't didn't doesn't")
 NEGATIVE_VERBS = lex("hate hates hated dislike dislikes disliked")
 # Evasive or non-committal replies: the reply answers nothing (the guidelines: 0). Matched as whole
 # clauses or clause openings, after cleaning and lowercasing.

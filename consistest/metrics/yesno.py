@@ -1,7 +1,8 @@
 """What a Y/N reply answers when it carries no yes/no word or short form (the ``yn-proposition`` rule), and
 whether the long part of one that does agrees with it (the ``yn-long`` rule).
 
-The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0); a reply that restates the fact
+The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0), but a hedge before an answer
+is read past ("i'm not sure what to say , but i'm a clean eater": plus-7); a reply that restates the fact
 agrees with the truth, one that negates it or puts another value in its place does not ("i have six sons"
 for the fact "i have five sons"); otherwise the reply's stance on the question's proposition decides ("i own
 a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no);
@@ -12,6 +13,7 @@ shares no content word with question or fact is off-topic (0). What none of this
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
@@ -37,6 +39,14 @@ FACT_SHARE = 0.5  # a fact is restated (or given another value) by a clause hold
 # holds half of them: it follows a yes/no word, so only clear disagreement overrules that word.
 LONG_SHARE = (1.0, 0.5)
 Polarity = Literal["yes", "no"]
+# plus-7: a hedge then "but" and an answer ("i'm not sure what to say , but i'm a clean eater"); not a
+# hedge about the question itself ("i'm not sure what that is , but ..."), which answers nothing
+HEDGE = re.compile(
+    r"^(?:(?:oh|well|hmm|um)\W+)*(?:i'?m not (?:really )?sure|i am not (?:really )?sure|not sure)"
+    r"(?: what to say| about that| what you mean)*\s*(?:,\s*)?but\s+(?P<rest>\S.*)$"
+)
+# plus-7: what the bot says it thinks of the user is about the user ("i'm sure you have a step child")
+_ABOUT_USER = re.compile(r"^(?:i'?m sure|i am sure|i bet|i think|i guess|i hope|i believe|i know)(?: that)? ")
 
 
 @dataclass(frozen=True)
@@ -78,6 +88,7 @@ def fact_keys(fact: str) -> tuple[Keys, ...]:
 def about_user(clause: str) -> bool:
     """A clause about the user, not the bot ("oh , you speak chinese"): no evidence of the bot's answer."""
     words = [w for w in clause.split() if w not in FILLERS and w not in ("wow", "lol", "haha")]
+    words = _ABOUT_USER.sub("", " ".join(words)).split()
     return bool(words) and words[0] in ("you", "your", "u", "ur", "you're", "yours")
 
 
@@ -88,7 +99,10 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     Evidence that rests on all the words of a fact or of the question outranks evidence that rests on part
     of them: the fact first, then the question's proposition, each read in full before either in part."""
     if standalone and evasive(cleaned):
-        return Reading("evasive", wrong_anyway=True)
+        hedged = HEDGE.match(cleaned)
+        if hedged is None:
+            return Reading("evasive", wrong_anyway=True)
+        return read_reply(question, truth, fact, hedged["rest"])
     parts = [c for c in clauses(cleaned) if not about_user(c)]
     prop = proposition(question)
     share = (0.0, 0.0) if standalone else LONG_SHARE
