@@ -11,6 +11,7 @@ import pytest
 
 HERE = Path(__file__).parent / "data" / "heldout"
 BATCHES = {"a": 420, "g": 300, "c": 596, "d": 828, "e": 780, "f": 762, "h": 772, "i": 682, "j": 710}
+FRESH = {"c": "test2", "d": "test3", "e": "test4", "f": "test5", "h": "test6", "i": "test7", "j": "test8"}
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
 
@@ -55,17 +56,7 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
-            qas.setdefault(k["qa_id"], set()).add(
-                {
-                    "c": "test2",
-                    "d": "test3",
-                    "e": "test4",
-                    "f": "test5",
-                    "h": "test6",
-                    "i": "test7",
-                    "j": "test8",
-                }.get(x, k["split"])
-            )
+            qas.setdefault(k["qa_id"], set()).add(FRESH.get(x, k["split"]))
     assert all(len(sides) == 1 for sides in qas.values())
     assert Counter(r["model"] for r in _rows(HERE / "test2.jsonl")) == {
         "smollm2": 273,
