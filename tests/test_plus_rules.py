@@ -234,10 +234,10 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-8"), ("plus", ("extras",), "plus-8[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-8[function-words+yn-long]"), ("plus", (), "plus-8[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-8"),
-     ("plus", RULES, "plus-8[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-7"), ("plus", ("extras",), "plus-7[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-7[function-words+yn-long]"), ("plus", (), "plus-7[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-7"),
+     ("plus", RULES, "plus-7[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -60,9 +60,7 @@ __all__ = [
 # 6: (a candidate read on 2026-11-27's sixth test set and reverted; the number stays unused)
 # 7: yn-proposition reads past a hedge before "but" ("i'm not sure what to say , but i'm a clean eater"),
 #    reads "i'm sure you ..." as about the user, and "zero" as a negation ("i've zero family i'm close to")
-# 8: the hedge is read in any case ("I'm not sure ... , but ..."); "you'd", "you'll" ... are the user too;
-#    "i don't know" to "do you know ... ?" is a no
-PLUS_VERSION = 8
+PLUS_VERSION = 7
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
