@@ -126,6 +126,7 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # present "yes")
 # 26, 27: a candidate's, reverted (unused); 28: ``plus-7`` (a hedge read past, "i'm sure you" about the user,
 # "zero" a negation)
+# 29: a candidate's (plus-8), reverted (unused)
 ANSWERS_VERSION = 28
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 7, 2, 5), (
     "bump ANSWERS_VERSION with its parts"

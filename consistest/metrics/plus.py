@@ -60,6 +60,7 @@ __all__ = [
 # 6: (a candidate read on 2026-11-27's sixth test set and reverted; the number stays unused)
 # 7: yn-proposition reads past a hedge before "but" ("i'm not sure what to say , but i'm a clean eater"),
 #    reads "i'm sure you ..." as about the user, and "zero" as a negation ("i've zero family i'm close to")
+# 8: (a candidate read on the eighth test set and reverted; the number stays unused)
 PLUS_VERSION = 7
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
