@@ -232,13 +232,13 @@ def test_plot_draws_every_labels_file_with_the_table_figures(dataset: Path, tmp_
 
 
 def test_plot_without_matplotlib_fails_before_scoring(dataset: Path, tmp_path: Path, monkeypatch) -> None:
+    from consistest.core import plotting
     from consistest.core.errors import EnvironmentFault
-    from consistest.tasks.consistest import curve
 
-    def missing(what: str = "") -> None:
-        raise EnvironmentFault(f"{what} needs matplotlib: pip install 'consistest[aih]'")
+    def missing(what: str, hint: str = "") -> None:
+        raise EnvironmentFault(f"{what} needs matplotlib: pip install 'consistest[aih]'{hint}")
 
-    monkeypatch.setattr(curve, "_pyplot", missing)
+    monkeypatch.setattr(plotting, "pyplot", missing)
     monkeypatch.setattr("consistest.tasks.consistest.agree.run_agree", lambda cfg: pytest.fail("scored"))
     png = tmp_path / "agree.png"
     labels = _labels(tmp_path / "l.jsonl", LABELS)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from consistest.core.errors import EnvironmentFault
+from consistest.core import plotting
 from consistest.tasks.aih.report import full_data_note
 
 HEATMAP_FILE = "cij.png"
@@ -16,16 +16,7 @@ DELAY_FILE = "delay.png"
 
 
 def _pyplot() -> Any:
-    try:
-        import matplotlib
-    except ImportError:
-        raise EnvironmentFault(
-            "plots need matplotlib: pip install 'consistest[aih]' (or --no-plots)"
-        ) from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+    return plotting.pyplot("drawing plots", " (or --no-plots)")
 
 
 def _judges(report: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from consistest.tasks.consistest import curve
+from consistest.core import plotting
 from consistest.tasks.consistest.agree import IMPROVED, JUDGE_ROW, REFERENCE, AgreeResult
 
 COLOURS = {REFERENCE: "tab:gray", IMPROVED: "tab:blue", JUDGE_ROW: "tab:green"}
@@ -21,7 +21,7 @@ COLOURS = {REFERENCE: "tab:gray", IMPROVED: "tab:blue", JUDGE_ROW: "tab:green"}
 
 def require_matplotlib() -> None:
     """Fail now (EnvironmentFault, exit 1) when matplotlib is missing, before any reply is scored."""
-    curve._pyplot("agree --plot")
+    plotting.pyplot("agree --plot")
 
 
 def agreement_points(result: AgreeResult) -> list[dict[str, Any]]:
@@ -54,7 +54,7 @@ def plot_agreement(
 ) -> Path:
     """Two panels, one column of points per labels file (``hollow`` ones drawn hollow); ``target`` draws a
     line on the right panel (a share, e.g. 0.85). Written atomically to ``path``."""
-    plt = curve._pyplot("agree --plot")
+    plt = plotting.pyplot("agree --plot")
     from matplotlib.lines import Line2D
 
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(max(7.0, 1.6 * len(points) + 2), 4.2))
@@ -101,7 +101,7 @@ def plot_agreement(
     note = signature if cut < 0 else f"{signature[:cut]}\n{signature[cut:]}"
     fig.text(0.01, 0.005, note, fontsize=5.5, family="monospace")
     fig.tight_layout(rect=(0, 0.05, 1, 0.95))
-    return curve._save(fig, plt, path)
+    return plotting.save_png(fig, plt, path)
 
 
 def _point(

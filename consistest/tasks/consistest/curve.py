@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from consistest.core.errors import EnvironmentFault
+from consistest.core import plotting
 
 CURVE_FILE = "curve.png"
 
@@ -21,28 +21,10 @@ def model_label(name: str) -> str:
     return Path(name).name if Path(name).is_dir() else name
 
 
-def _pyplot(what: str = "the distance curve") -> Any:
-    try:
-        import matplotlib
-    except ImportError:
-        raise EnvironmentFault(f"{what} needs matplotlib: pip install 'consistest[aih]'") from None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
-
-
-def plot_available() -> bool:
-    """Whether matplotlib can be imported (the curve is then drawn by default)."""
-    import importlib.util
-
-    return importlib.util.find_spec("matplotlib") is not None
-
-
 def plot_curves(curves: Sequence[tuple[str, Mapping[str, Any]]], path: Path, title: str = "") -> Path:
     """One panel per group, one line per run (solid: all items; dashed: paired subset) with its 95%
     interval as error bars; distances on a symlog axis. Written atomically to ``path``."""
-    plt = _pyplot()
+    plt = plotting.pyplot("the distance curve")
     keys = list(dict.fromkeys(k for _, c in curves for k in c["groups"]))
     cols = min(3, len(keys))
     rows = -(-len(keys) // cols)
@@ -78,7 +60,7 @@ def plot_curves(curves: Sequence[tuple[str, Mapping[str, Any]]], path: Path, tit
         title or "consistency against distance (95% CI over QAs; dashed: paired subset)", fontsize=10
     )
     fig.tight_layout(rect=(0, 0.06 + 0.02 * (len(labels) // 4), 1, 0.95))
-    return _save(fig, plt, path)
+    return plotting.save_png(fig, plt, path)
 
 
 def _line(ax: Any, distances: Sequence[int], figs: Sequence[Mapping[str, Any]], style: str, color: str,
@@ -94,26 +76,6 @@ def _line(ax: Any, distances: Sequence[int], figs: Sequence[Mapping[str, Any]], 
                 label=label, alpha=0.9 if style == "-" else 0.6)  # fmt: skip
 
 
-def _save(fig: Any, plt: Any, path: Path) -> Path:
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".png")
-    os.close(fd)
-    try:
-        fig.savefig(tmp, format="png", dpi=110)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
-    finally:
-        plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-    return path
-
-
 def plot_run_curve(
     summary: Mapping[str, Any], out: Path | None, plot: bool | None, model: str | None, *, quiet: bool = False
 ) -> None:
@@ -123,7 +85,7 @@ def plot_run_curve(
 
     if "curve" not in summary or plot is False or out is None:
         return
-    if plot is None and not plot_available():
+    if plot is None and not plotting.plot_available():
         log.warning("the distance curve is in summary.json; install matplotlib to draw curve.png")
         return
     name = model_label(model) if model is not None else "responses"
