@@ -204,6 +204,14 @@ def test_evasive(text: str, is_evasive: bool) -> None:
         # plus-7: what the bot thinks of the user is about the user
         ("do you have a step child ?", "yes", "i have a step child .",
          "i'm not sure what to say , but i'm sure you have a step child", "off_topic", 0.0),
+        # plus-9: "you'd" is the user too; "i don't know" answers "do you know ... ?"; "about it" hedges
+        ("do you like disney world ?", "yes", "i love disney world .",
+         "i'm not sure what to say , but i'm sure you'd love it", "off_topic", 0.0),
+        ("do you know how to make shawarma ?", "no", "i don't know how to make shawarma .",
+         "i don't know . i'm a chef .", "negates_question", 1.0),
+        ("do you like shawarma ?", "yes", "i love shawarma .", "i don't know . i'm a chef .", "evasive", 0.0),
+        ("do you like to party ?", "yes", "i like to party .",
+         "i'm not sure what to say about it , but i do like to party", "restates_fact", 1.0),
         # plus-7: "zero" negates
         ("are you close to any of your family ?", "no", "i am not close to any of my family .",
          "i've zero family that i'm close to .", "restates_fact", 1.0),

@@ -61,7 +61,10 @@ __all__ = [
 # 7: yn-proposition reads past a hedge before "but" ("i'm not sure what to say , but i'm a clean eater"),
 #    reads "i'm sure you ..." as about the user, and "zero" as a negation ("i've zero family i'm close to")
 # 8: (a candidate read on the eighth test set and reverted; the number stays unused)
-PLUS_VERSION = 7
+# 9: "you'd", "you'll" ... are the user as "you" is; "i don't know" to "do you know ... ?" is a no; "not sure
+#    what to say about it , but" is a hedge too (the hedge stays lowercase: read in any case, in plus-8, it
+#    filed one more reply of the eighth test set wrongly)
+PLUS_VERSION = 9
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

@@ -1,14 +1,15 @@
 """What a Y/N reply answers when it carries no yes/no word or short form (the ``yn-proposition`` rule), and
 whether the long part of one that does agrees with it (the ``yn-long`` rule).
 
-The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0), but a hedge before an answer
-is read past ("i'm not sure what to say , but i'm a clean eater": plus-7); a reply that restates the fact
-agrees with the truth, one that negates it or puts another value in its place does not ("i have six sons"
-for the fact "i have five sons"); otherwise the reply's stance on the question's proposition decides ("i own
-a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no);
-clauses that disagree with each other give 0 (the guidelines: any disagreement), and so does a reply that
-restates the fact in one clause and says the question's proposition the other way in another; a reply that
-shares no content word with question or fact is off-topic (0). What none of this decides is left to NLI.
+The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0), but a hedge before an answer is
+read past ("i'm not sure what to say , but i'm a clean eater": plus-7), and "i don't know" answers "do you
+know ... ?" (plus-9); a reply that restates the fact agrees with the truth, one that negates it or puts
+another value in its place does not ("i have six sons" for the fact "i have five sons"); otherwise the reply's
+stance on the question's proposition decides ("i own a yacht" -> yes, "i've never owned one" -> no, "i was
+born in somalia" to "were you born in kenya ?" -> no); clauses that disagree with each other give 0 (the
+guidelines: any disagreement), and so does a reply that restates the fact in one clause and says the
+question's proposition the other way in another; a reply that shares no content word with question or fact is
+off-topic (0). What none of this decides is left to NLI.
 """
 
 from __future__ import annotations
@@ -43,10 +44,14 @@ Polarity = Literal["yes", "no"]
 # hedge about the question itself ("i'm not sure what that is , but ..."), which answers nothing
 HEDGE = re.compile(
     r"^(?:(?:oh|well|hmm|um)\W+)*(?:i'?m not (?:really )?sure|i am not (?:really )?sure|not sure)"
-    r"(?: what to say| about that| what you mean)*\s*(?:,\s*)?but\s+(?P<rest>\S.*)$"
+    r"(?: what to say| about that| about it| what you mean)*\s*(?:,\s*)?but\s+(?P<rest>\S.*)$"
 )
 # plus-7: what the bot says it thinks of the user is about the user ("i'm sure you have a step child")
 _ABOUT_USER = re.compile(r"^(?:i'?m sure|i am sure|i bet|i think|i guess|i hope|i believe|i know)(?: that)? ")
+_YOU = frozenset({"you", "your", "u", "ur", "yours"})
+# plus-9: "i don't know" answers "do you know ...?" (no), where elsewhere it is evasive
+_KNOW_QUESTION = re.compile(r"^(?:do|did) you know\b")
+_DONT_KNOW = re.compile(r"^(?:(?:oh|well|hmm|um)\W+)*i (?:do not|don'?t|did not|didn'?t) (?:really )?know\b")
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,7 @@ def about_user(clause: str) -> bool:
     """A clause about the user, not the bot ("oh , you speak chinese"): no evidence of the bot's answer."""
     words = [w for w in clause.split() if w not in FILLERS and w not in ("wow", "lol", "haha")]
     words = _ABOUT_USER.sub("", " ".join(words)).split()
-    return bool(words) and words[0] in ("you", "your", "u", "ur", "you're", "yours")
+    return bool(words) and (words[0] in _YOU or words[0].startswith("you'"))  # plus-9: "you'd", "you'll"
 
 
 def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalone: bool = True) -> Reading:
@@ -99,6 +104,8 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     Evidence that rests on all the words of a fact or of the question outranks evidence that rests on part
     of them: the fact first, then the question's proposition, each read in full before either in part."""
     if standalone and evasive(cleaned):
+        if _KNOW_QUESTION.match(question.strip().lower()) and _DONT_KNOW.match(cleaned.strip().lower()):
+            return Reading("negates_question", "no")
         hedged = HEDGE.match(cleaned)
         if hedged is None:
             return Reading("evasive", wrong_anyway=True)
