@@ -10,7 +10,19 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent / "data" / "heldout"
-BATCHES = {"a": 420, "g": 300, "c": 596, "d": 828, "e": 780, "f": 762, "h": 772, "i": 682, "j": 710, "k": 700}
+BATCHES = {
+    "a": 420,
+    "g": 300,
+    "c": 596,
+    "d": 828,
+    "e": 780,
+    "f": 762,
+    "h": 772,
+    "i": 682,
+    "j": 710,
+    "k": 700,
+    "l": 668,
+}
 FRESH = {
     "c": "test2",
     "d": "test3",
@@ -20,6 +32,7 @@ FRESH = {
     "i": "test7",
     "j": "test8",
     "k": "test9",
+    "l": "test10",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
@@ -63,6 +76,7 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     assert _rows(HERE / "test7.jsonl") == rows("test", "i") and not rows("dev", "i")
     assert _rows(HERE / "test8.jsonl") == rows("test", "j") and not rows("dev", "j")
     assert _rows(HERE / "test9.jsonl") == rows("test", "k") and not rows("dev", "k")
+    assert _rows(HERE / "test10.jsonl") == rows("test", "l") and not rows("dev", "l")
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
