@@ -212,6 +212,9 @@ def test_evasive(text: str, is_evasive: bool) -> None:
         ("do you like shawarma ?", "yes", "i love shawarma .", "i don't know . i'm a chef .", "evasive", 0.0),
         ("do you like to party ?", "yes", "i like to party .",
          "i'm not sure what to say about it , but i do like to party", "restates_fact", 1.0),
+        # plus-10: "going" is a form of "go", not another value in its place
+        ("do you like to go to the bake sale ?", "yes", "the bake sale is where i feel most at home .",
+         "i love going to the bake sale !", "restates_question", 1.0),
         # plus-7: "zero" negates
         ("are you close to any of your family ?", "no", "i am not close to any of my family .",
          "i've zero family that i'm close to .", "restates_fact", 1.0),

@@ -64,7 +64,8 @@ __all__ = [
 # 9: "you'd", "you'll" ... are the user as "you" is; "i don't know" to "do you know ... ?" is a no; "not sure
 #    what to say about it , but" is a hedge too (the hedge stays lowercase: read in any case, in plus-8, it
 #    filed one more reply of the eighth test set wrongly)
-PLUS_VERSION = 9
+# 10: "going" and "goes" stem as "go" ("i love going to the county wide bake sale" was another value)
+PLUS_VERSION = 10
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

@@ -29,7 +29,10 @@ ADVERBS = lex("ever still really usually often also even currently actually alwa
 IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "person", "men": "man",
              "women": "woman", "feet": "foot", "teeth": "tooth", "wives": "wife",
              # plus-4: degree adverbs of one meaning ("i'm totally deaf" says "are you completely deaf ?")
-             "totally": "completely", "entirely": "completely", "fully": "completely"}  # fmt: skip
+             "totally": "completely", "entirely": "completely", "fully": "completely",
+             # plus-10: "go" is too short for the suffix cut ("i love going to the bake sale" says "do you
+             # like to go to the bake sale ?", not another value in the place of "go")
+             "going": "go", "goes": "go"}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",
