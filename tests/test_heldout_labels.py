@@ -33,6 +33,7 @@ FRESH = {
     "j": "test8",
     "k": "test9",
     "l": "test10",
+    "m": "test11",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
@@ -77,6 +78,7 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     assert _rows(HERE / "test8.jsonl") == rows("test", "j") and not rows("dev", "j")
     assert _rows(HERE / "test9.jsonl") == rows("test", "k") and not rows("dev", "k")
     assert _rows(HERE / "test10.jsonl") == rows("test", "l") and not rows("dev", "l")
+    assert _rows(HERE / "test11.jsonl") == rows("test", "m") and not rows("dev", "m")
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
