@@ -235,7 +235,8 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
     [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-10"), ("plus", ("extras",), "plus-10[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-10[function-words+yn-long]"), ("plus", (), "plus-10[none]"),
+     ("plus", ("yn-long", "function-words"), "plus-10[function-words+yn-long]"),
+     ("plus", (), "plus-10[none]"),
      ("plus", tuple(reversed(DEFAULT_RULES)), "plus-10"),
      ("plus", RULES, "plus-10[" + "+".join(RULES) + "]")],
 )  # fmt: skip

@@ -165,6 +165,7 @@ def test_a_cascade_over_a_plus_run_is_warned(run, tmp_path: Path, capsys: pytest
     """The judges' cascade starts from the paper rules: against a plus run, the run-vs-judge differences
     mix the method with the judge, and the user is told so; a judge deciding every reply is not warned."""
     run_rejudge(_cfg(run, tmp_path / "u", Grader("strict"), when="uncertain"))
-    assert "the run was scored with plus-10 and the judges build on the paper rules" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the run was scored with plus-10 and the judges build on the paper rules" in err
     run_rejudge(_cfg(run, tmp_path / "a", Grader("strict"), when="all"))
     assert "judges build on the paper rules" not in capsys.readouterr().err
