@@ -41,6 +41,18 @@ def scored(s: Sample, response: str, nli_label: str | None = None) -> ScoredItem
     )  # fmt: skip
 
 
+def plus_scored(s: Sample, response: str) -> ScoredItem:
+    """The item ``--method plus`` makes where its rules decide alone (no NLI label)."""
+    from consistest.metrics.plus import final_plus, judge_plus
+
+    v = judge_plus(s.question, s.answer, s.type, response, s.fact, fact=s.fact)
+    return ScoredItem(
+        id=s.id, qa_id=s.qa_id, question=s.question, truth=s.answer, response=response, cleaned=v.cleaned,
+        outcome=v.outcome, rule_score=v.rule_score, nli_use="none", nli_label=None, score=final_plus(v),
+        source=s.source, type=s.type, distance=s.distance,
+    )  # fmt: skip
+
+
 BAR = sample("do you work at a bar ?", "yes", "yn", "i work at a bar at night .")
 BMW = sample("do you drive a mercedes ?", "no", "yn", "i drive a bmw .")
 NAME = sample("what is your name ?", "ashley", "wh", "my name is ashley .")
@@ -269,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:5|" in res.summary["signature"]
+    assert "|cat:8|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -301,16 +313,9 @@ def test_compare_reads_runs_scored_before_categories(tmp_path: Path) -> None:
 def test_another_number_read_by_plus_is_history() -> None:
     """cat:3: a reply ``--method plus`` scores as another value ("about once a year" for "twice a year") is
     a history contradiction, not ``not_judged`` or ``uninformative``."""
-    from consistest.metrics.plus import final_plus, judge_plus
-
     s = sample("how often do you visit europe ?", "twice a year", "wh", "i visit europe twice a year .")
-    v = judge_plus(s.question, s.answer, s.type, "about once a year .", s.fact, fact=s.fact)
-    assert v.outcome == "another_value"
-    item = ScoredItem(
-        id=s.id, qa_id=s.qa_id, question=s.question, truth=s.answer, response="about once a year .",
-        cleaned=v.cleaned, outcome=v.outcome, rule_score=v.rule_score, nli_use="none", nli_label=None,
-        score=final_plus(v), source=s.source, type=s.type, distance=s.distance,
-    )  # fmt: skip
+    item = plus_scored(s, "about once a year .")
+    assert item.outcome == "another_value"
     assert decide(item, s, None)[0] == "history"
     assert decide(scored(s, "about once a year ."), s, None)[0] != "history"  # paper: no such outcome
 
@@ -325,16 +330,29 @@ def test_another_number_read_by_plus_is_history() -> None:
 def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, category: str) -> None:
     """cat:4: a Y/N reply ``--method plus`` reads as the question's proposition said the other way is a
     history contradiction, even where the categories' own reading finds no restatement."""
-    from consistest.metrics.plus import final_plus, judge_plus
-
     s = sample(
         "do you live in alaska ?", truth, "yn", "i live in alaska ." if truth == "yes" else "i live in ohio ."
     )
-    v = judge_plus(s.question, s.answer, s.type, reply, s.fact, fact=s.fact)
-    item = ScoredItem(
-        id=s.id, qa_id=s.qa_id, question=s.question, truth=s.answer, response=reply, cleaned=v.cleaned,
-        outcome=v.outcome, rule_score=v.rule_score, nli_use="none", nli_label=None, score=final_plus(v),
-        source=s.source, type=s.type, distance=s.distance,
-    )  # fmt: skip
-    assert v.outcome in ("restates_question", "negates_question") and item.score == 0
+    item = plus_scored(s, reply)
+    assert item.outcome in ("restates_question", "negates_question") and item.score == 0
+    assert decide(item, s, None)[0] == category
+
+
+@pytest.mark.parametrize(
+    ("s", "reply", "outcome", "category"),
+    [
+        # cat:8: a right yes/no word whose long part plus reads the other way contradicts itself
+        (YACHT_NO, "no , i own a yacht .", "long_part_disagrees", "intra"),
+        # cat:8: already being what the fact only wishes (plus-11) is a wrong value
+        (sample("do you want to be a lawyer ?", "yes", "yn", "i want to be a lawyer ."), "i'm a lawyer .",
+         "claims_aspired", "history"),
+        (sample("do you want to be a judge ?", "no", "yn", "i want to be a lawyer ."),
+         "i'm a lawyer , but i like horses .", "claims_aspired", "history"),
+    ],
+)  # fmt: skip
+def test_what_plus_reads_as_wrong_is_placed_without_nli(
+    s: Sample, reply: str, outcome: str, category: str
+) -> None:
+    item = plus_scored(s, reply)
+    assert (item.outcome, item.score) == (outcome, 0.0)
     assert decide(item, s, None)[0] == category

@@ -215,6 +215,19 @@ def test_evasive(text: str, is_evasive: bool) -> None:
         # plus-10: "going" is a form of "go", not another value in its place
         ("do you like to go to the bake sale ?", "yes", "the bake sale is where i feel most at home .",
          "i love going to the bake sale !", "restates_question", 1.0),
+        # plus-11: "volunteering" is "volunteer"; "multiple" is "several", "man" is "male"
+        ("do you do volunteer work ?", "yes", "i volunteer at a soup kitchen .",
+         "i do a lot of volunteering in my area", "restates_question", 1.0),
+        ("do you play more than one instrument ?", "yes", "i play several instruments .",
+         "i play multiple instruments .", "restates_fact", 1.0),
+        ("are you a woman ?", "no", "i am a male .", "i'm a man .", "restates_fact", 1.0),
+        # plus-11: already being what the question or the fact only wishes is 0, whatever the truth
+        ("do you want to be a lawyer ?", "yes", "i want to be a lawyer .", "i'm a lawyer .", "claims_aspired",
+         0.0),
+        ("do you want to be a judge ?", "no", "i want to be a lawyer .", "i'm a lawyer , but i like horses",
+         "claims_aspired", 0.0),
+        ("do you want to be a lawyer ?", "yes", "i want to be a lawyer .", "i am studying to be a lawyer",
+         "restates_question", 1.0),
         # plus-7: "zero" negates
         ("are you close to any of your family ?", "no", "i am not close to any of my family .",
          "i've zero family that i'm close to .", "restates_fact", 1.0),

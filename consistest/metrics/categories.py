@@ -65,13 +65,19 @@ __all__ = [
 #    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
 # 5: no manner or place adverb is a value in the question's own frames ("i drive carefully"); no frame for a
 #    "your X" that is no noun ("when was your son born ?") or "which one"; irregular pasts ("i drove")
-CATEGORIES_VERSION = 5
+# 6, 7: a candidate's, reverted (unused)
+# 8: a right yes/no word whose long part plus reads the other way (``long_part_disagrees``) is checked as a
+#    right short answer (intra); a reply claiming to be what the fact only wishes (``claims_aspired``,
+#    plus-11) is history
+CATEGORIES_VERSION = 8
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
 # plus's reading of a Y/N reply as the question's proposition, said or negated
 STANCES = {"restates_question": "yes", "negates_question": "no"}
-RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only"})
+# a right yes/no word; ``long_part_disagrees`` is plus's 0 for one whose long part says otherwise
+RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only", "long_part_disagrees"})
+CLAIMS_ASPIRED = "claims_aspired"  # plus-11: "i'm a lawyer" when the fact only wants to be one
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}
@@ -204,6 +210,8 @@ def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, s
         return "history", f"wrong short answer (truth {item.truth!r})"
     if item.outcome == ANOTHER_VALUE:
         return "history", f"another number in the place of the truth's ({item.truth!r})"
+    if item.outcome == CLAIMS_ASPIRED:
+        return "history", "says it already is what the question or the fact only wishes it to be"
     said = STANCES.get(item.outcome)
     if said is not None and said == OTHER.get(truth_polarity(item.truth) or ""):
         return "history", f"plus reads it as the question's proposition said {said!r} (truth {item.truth!r})"

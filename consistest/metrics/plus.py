@@ -65,7 +65,10 @@ __all__ = [
 #    what to say about it , but" is a hedge too (the hedge stays lowercase: read in any case, in plus-8, it
 #    filed one more reply of the eighth test set wrongly)
 # 10: "going" and "goes" stem as "go" ("i love going to the county wide bake sale" was another value)
-PLUS_VERSION = 10
+# 11: "volunteering" stems as "volunteer" does (an "-er" cut after "-ing" or "-ed"); "multiple" and "various"
+#     are "several", "male" and "female" "man" and "woman"; a Y/N reply saying the bot already is what the
+#     question or the fact only wishes it to be ("i'm a lawyer", wanting to be one) is 0
+PLUS_VERSION = 11
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

@@ -32,7 +32,11 @@ IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "pe
              "totally": "completely", "entirely": "completely", "fully": "completely",
              # plus-10: "go" is too short for the suffix cut ("i love going to the bake sale" says "do you
              # like to go to the bake sale ?", not another value in the place of "go")
-             "going": "go", "goes": "go"}  # fmt: skip
+             "going": "go", "goes": "go",
+             # plus-11: words of one meaning ("i play multiple instruments" restates "i play several
+             # instruments"; "i'm a man" restates "i am a male")
+             "multiple": "several", "various": "several", "male": "man", "female": "woman", "males": "man",
+             "females": "woman"}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",
@@ -149,6 +153,8 @@ def stem(word: str) -> str:
     for suf in ("ing", "ed", "er", "es", "e"):
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             w = w[: -len(suf)]
+            if suf in ("ing", "ed") and w.endswith("er") and len(w) >= 5:  # plus-11: "volunteering"
+                w = w[:-2]  # stems as "volunteer" does
             break
     if len(w) > 3 and w[-1] == w[-2]:
         w = w[:-1]

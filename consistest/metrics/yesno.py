@@ -3,12 +3,14 @@ whether the long part of one that does agrees with it (the ``yn-long`` rule).
 
 The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0), but a hedge before an answer is
 read past ("i'm not sure what to say , but i'm a clean eater": plus-7), and "i don't know" answers "do you
-know ... ?" (plus-9); a reply that restates the fact agrees with the truth, one that negates it or puts
-another value in its place does not ("i have six sons" for the fact "i have five sons"); otherwise the reply's
-stance on the question's proposition decides ("i own a yacht" -> yes, "i've never owned one" -> no, "i was
-born in somalia" to "were you born in kenya ?" -> no); clauses that disagree with each other give 0 (the
-guidelines: any disagreement), and so does a reply that restates the fact in one clause and says the
-question's proposition the other way in another; a reply that shares no content word with question or fact is
+know ... ?" (plus-9); a reply that says the bot already is what the question or the fact only wishes it to
+be ("i'm a lawyer" when it wants to be one) says what the fact rules out (0, plus-11); a reply that
+restates the fact agrees with the truth, one that negates it or puts another value in its place does not
+("i have six sons" for the fact "i have five sons"); otherwise the reply's stance on the question's
+proposition decides ("i own a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were
+you born in kenya ?" -> no); clauses that disagree with each other give 0 (the guidelines: any
+disagreement), and so does a reply that restates the fact in one clause and says the question's
+proposition the other way in another; a reply that shares no content word with question or fact is
 off-topic (0). What none of this decides is left to NLI.
 """
 
@@ -29,11 +31,12 @@ from consistest.metrics.propositions import (
     proposition,
     question_keys,
     statement_keys,
+    stem,
     words_of,
 )
 from consistest.metrics.rules import FILLERS, _phrase_at
 from consistest.metrics.stances import ClauseReading, clause_reading
-from consistest.metrics.words import evasive
+from consistest.metrics.words import NEGATIONS, evasive
 
 FACT_SHARE = 0.5  # a fact is restated (or given another value) by a clause holding this share of its keys
 # A long part restates the question only when it holds all its keys, and gives it another value when it
@@ -52,6 +55,16 @@ _YOU = frozenset({"you", "your", "u", "ur", "yours"})
 # plus-9: "i don't know" answers "do you know ...?" (no), where elsewhere it is evasive
 _KNOW_QUESTION = re.compile(r"^(?:do|did) you know\b")
 _DONT_KNOW = re.compile(r"^(?:(?:oh|well|hmm|um)\W+)*i (?:do not|don'?t|did not|didn'?t) (?:really )?know\b")
+# plus-11: being now what the question or the fact only wishes to be ("i'm a lawyer" when the bot wants to be
+# one) says something the fact rules out: 0, whatever the truth
+_ASPIRE = re.compile(
+    r"\b(?:want|wants|wanted|plan|plans|hope|hopes|going|dream|dreams)"
+    r" (?:to be|to become|of being|of becoming) (?:a |an )?(?P<what>[a-z][a-z ]*)"
+)
+_ASPIRE_END = lex("when someday one after like because and but so in at for with of from by to or")
+_NOT_YET = lex(
+    "want wanna hope plan planning going gonna dream wish become becoming study studying student future"
+)
 
 
 @dataclass(frozen=True)
@@ -111,6 +124,8 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
             return Reading("evasive", wrong_anyway=True)
         return read_reply(question, truth, fact, hedged["rest"])
     parts = [c for c in clauses(cleaned) if not about_user(c)]
+    if standalone and claims_aspired(question, fact, parts):
+        return Reading("claims_aspired", wrong_anyway=True)
     prop = proposition(question)
     share = (0.0, 0.0) if standalone else LONG_SHARE
     on_q = [clause_reading(question_keys(prop), c, *share) for c in parts] if prop is not None else []
@@ -127,6 +142,39 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     if standalone and fact.strip() and not _shares_content(question, fact, parts):
         return Reading("off_topic", wrong_anyway=True)
     return Reading("undecided")
+
+
+def aspired(text: str) -> frozenset[str]:
+    """The stems of what a text wishes to be, by the head of each phrase ("i want to be a lawyer someday" ->
+    {"lawy"})."""
+    out = set()
+    for c in clauses(text):
+        for m in _ASPIRE.finditer(c):
+            head = []
+            for w in m["what"].split():
+                if w in _ASPIRE_END:
+                    break
+                head.append(w)
+            content = [w for w in head if is_content(w)]
+            if content:
+                out.add(stem(content[-1]))
+    return frozenset(out)
+
+
+def claims_aspired(question: str, fact: str, parts: list[str]) -> bool:
+    """A clause "i am (a) ..." that says, without a wish, plan or negation, that the bot already is what
+    the question or the fact wishes it to be ("i'm a lawyer" to "do you want to be a judge ?", fact "i want
+    to be a lawyer")."""
+    wished = aspired(question) | aspired(fact)
+    if not wished:
+        return False
+    for clause in parts:
+        words = words_of(clause)
+        if words[:2] != ["i", "am"] or (_NOT_YET | _NOT_NOW | NEGATIONS) & set(words):
+            continue
+        if wished & {stem(w) for w in words[2:] if is_content(w)}:
+            return True
+    return False
 
 
 # A clause that states no present fact of the bot's: a wish or plan, or the past ("i'd love to have a cat
