@@ -23,6 +23,7 @@ BATCHES = {
     "k": 700,
     "l": 668,
     "m": 662,
+    "n": 670,
 }
 FRESH = {
     "c": "test2",
@@ -35,6 +36,7 @@ FRESH = {
     "k": "test9",
     "l": "test10",
     "m": "test11",
+    "n": "test12",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
@@ -80,6 +82,7 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     assert _rows(HERE / "test9.jsonl") == rows("test", "k") and not rows("dev", "k")
     assert _rows(HERE / "test10.jsonl") == rows("test", "l") and not rows("dev", "l")
     assert _rows(HERE / "test11.jsonl") == rows("test", "m") and not rows("dev", "m")
+    assert _rows(HERE / "test12.jsonl") == rows("test", "n") and not rows("dev", "n")
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
