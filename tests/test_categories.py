@@ -281,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:8|" in res.summary["signature"]
+    assert "|cat:9|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -356,3 +356,13 @@ def test_what_plus_reads_as_wrong_is_placed_without_nli(
     item = plus_scored(s, reply)
     assert (item.outcome, item.score) == (outcome, 0.0)
     assert decide(item, s, None)[0] == category
+
+
+def test_plus_reading_the_question_the_other_way_outranks_nli_on_clauses() -> None:
+    """cat:9: a reply ``--method plus`` reads as the question's proposition the other way is ``history``,
+    even where NLI finds two of its clauses at odds (which made it ``intra`` before)."""
+    s = sample("did you move here a long time ago ?", "no", "yn", "i recently moved here .")
+    item = plus_scored(s, "i moved here a long time ago , it's a beautiful place .")
+    assert (item.outcome, item.score) == ("restates_question", 0.0)
+    clash = {("i moved here a long time ago", "it's a beautiful place"): "contradiction"}
+    assert decide(item, s, lambda p, h: clash.get((p, h)))[0] == "history"

@@ -228,6 +228,18 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          "claims_aspired", 0.0),
         ("do you want to be a lawyer ?", "yes", "i want to be a lawyer .", "i am studying to be a lawyer",
          "restates_question", 1.0),
+        # plus-12: the fact and the question's own words in one clause, truth no: the question said yes
+        ("did you move to this country a long time ago ?", "no", "i recently moved to this country .",
+         "i moved to this country a long time ago .", "restates_question", 0.0),
+        ("did you move to this country a long time ago ?", "no", "i recently moved to this country .",
+         "i moved to this country recently .", "restates_fact", 1.0),
+        ("do you play alone on the playground ?", "no", "i play with my friends on the playground .",
+         "i play alone on the playground with my friends .", "restates_question", 0.0),
+        # plus-12: condolence is about the user; "live is a" is "live in a"
+        ("did you break up with your boyfriend ?", "yes", "i just broke up with boyfriend .",
+         "i'm so sorry about your breakup .", "off_topic", 0.0),
+        ("do you live is a city ?", "no", "i live is a rural farming community .",
+         "i live in a small town in the countryside .", "states_other_value", 1.0),
         # plus-7: "zero" negates
         ("are you close to any of your family ?", "no", "i am not close to any of my family .",
          "i've zero family that i'm close to .", "restates_fact", 1.0),

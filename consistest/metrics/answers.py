@@ -127,9 +127,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 26, 27: a candidate's, reverted (unused); 28: ``plus-7`` (a hedge read past, "i'm sure you" about the user,
 # "zero" a negation)
 # 29: a candidate's (plus-8), reverted (unused)
-# 30: ``plus-9``; 31: ``plus-10``; 32: ``plus-11`` and ``cat:8``
-ANSWERS_VERSION = 32
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 11, 2, 8), (
+# 30: ``plus-9``; 31: ``plus-10``; 32: ``plus-11`` and ``cat:8``; 33: ``plus-12`` and ``cat:9``
+ANSWERS_VERSION = 33
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 12, 2, 9), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

@@ -69,7 +69,9 @@ __all__ = [
 # 8: a right yes/no word whose long part plus reads the other way (``long_part_disagrees``) is checked as a
 #    right short answer (intra); a reply claiming to be what the fact only wishes (``claims_aspired``,
 #    plus-11) is history
-CATEGORIES_VERSION = 8
+# 9: a reply plus reads as the question's proposition the other way (history) is not made intra by NLI's
+#    reading of two of its clauses
+CATEGORIES_VERSION = 9
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
@@ -168,8 +170,8 @@ def _intra(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str
     if item.outcome == "opposite_short_form":
         return "intra", "the yes/no word and a short form disagree"
     found = _intra_by_rules(item, sample)
-    if found is not None:
-        return found
+    if found is not None or _said_other_way(item):
+        return found  # cat:9: the rules' reading of the question outranks NLI's reading of the clauses
     long = long_answer(item.question, item.cleaned) if item.type == "yn" else ""
     if item.outcome in RIGHT_SHORT and long and item.nli_label == "contradiction":
         return "intra", f"right short answer, but NLI: {long!r} contradicts the fact"
@@ -205,6 +207,12 @@ def _role(item: ScoredItem, sample: Sample, nli: Lookup, no_truth: bool) -> tupl
     return None
 
 
+def _said_other_way(item: ScoredItem) -> bool:
+    """``--method plus`` reads the reply as the question's proposition said the other way from the truth."""
+    said = STANCES.get(item.outcome)
+    return said is not None and said == OTHER.get(truth_polarity(item.truth) or "")
+
+
 def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str] | None:
     if item.outcome in WRONG_SHORT:
         return "history", f"wrong short answer (truth {item.truth!r})"
@@ -212,8 +220,8 @@ def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, s
         return "history", f"another number in the place of the truth's ({item.truth!r})"
     if item.outcome == CLAIMS_ASPIRED:
         return "history", "says it already is what the question or the fact only wishes it to be"
-    said = STANCES.get(item.outcome)
-    if said is not None and said == OTHER.get(truth_polarity(item.truth) or ""):
+    if _said_other_way(item):
+        said = STANCES[item.outcome]
         return "history", f"plus reads it as the question's proposition said {said!r} (truth {item.truth!r})"
     found = _wrong_value(item, sample)
     if found:

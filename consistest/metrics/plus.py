@@ -68,7 +68,10 @@ __all__ = [
 # 11: "volunteering" stems as "volunteer" does (an "-er" cut after "-ing" or "-ed"); "multiple" and "various"
 #     are "several", "male" and "female" "man" and "woman"; a Y/N reply saying the bot already is what the
 #     question or the fact only wishes it to be ("i'm a lawyer", wanting to be one) is 0
-PLUS_VERSION = 11
+# 12: a clause saying the fact and, in full, the question's proposition when the truth is no is a yes ("i
+#     moved to this country a long time ago", fact "i recently moved here"); "i'm sorry about your ..." is
+#     about the user; PersonaChat's "i live is a" reads "i live in a"
+PLUS_VERSION = 12
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

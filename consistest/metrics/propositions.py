@@ -131,6 +131,7 @@ def _swap(word: str, nxt: str) -> str:
 
 
 CONTRACTIONS = re.compile(r"\b(i|you|we|they|he|she|it|that|there)'(m|ve|re|ll|s|d)\b")
+LIVE_IS = re.compile(r"\blive is (a|an|the)\b")
 PRONOUN_ONE = re.compile(
     r"\bones?\b(?=\s*(?:[^\w\s]|$|(?:and|but|of|that|which|who|i|too|for|in|on|at|with)\b))"
 )
@@ -142,6 +143,7 @@ def words_of(text: str) -> list[str]:
     text = str(text).lower().replace("\u2019", "'")
     text = CONTRACTIONS.sub(lambda m: f"{m.group(1)} {EXPANDED[m.group(2)]}", text)
     text = re.sub(r"\bim\b", "i am", text)
+    text = LIVE_IS.sub(r"live in \1", text)  # plus-12: PersonaChat's "i live is a rural farming community"
     text = PRONOUN_ONE.sub("onepron", text)  # "a small one .": a pronoun, not a number
     return WORD.findall(normalize_numbers(text))
 

@@ -4,8 +4,10 @@ whether the long part of one that does agrees with it (the ``yn-long`` rule).
 The evidence, in order: an evasive reply ("i'm not sure") answers nothing (0), but a hedge before an answer is
 read past ("i'm not sure what to say , but i'm a clean eater": plus-7), and "i don't know" answers "do you
 know ... ?" (plus-9); a reply that says the bot already is what the question or the fact only wishes it to
-be ("i'm a lawyer" when it wants to be one) says what the fact rules out (0, plus-11); a reply that
-restates the fact agrees with the truth, one that negates it or puts another value in its place does not
+be ("i'm a lawyer" when it wants to be one) says what the fact rules out (0, plus-11); a clause that says
+the fact and, in full, the question's proposition when the truth is no says yes ("i moved to this country a
+long time ago", fact "i recently moved to this country": plus-12); a reply that restates the fact agrees
+with the truth, one that negates it or puts another value in its place does not
 ("i have six sons" for the fact "i have five sons"); otherwise the reply's stance on the question's
 proposition decides ("i own a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were
 you born in kenya ?" -> no); clauses that disagree with each other give 0 (the guidelines: any
@@ -50,7 +52,11 @@ HEDGE = re.compile(
     r"(?: what to say| about that| about it| what you mean)*\s*(?:,\s*)?but\s+(?P<rest>\S.*)$"
 )
 # plus-7: what the bot says it thinks of the user is about the user ("i'm sure you have a step child")
-_ABOUT_USER = re.compile(r"^(?:i'?m sure|i am sure|i bet|i think|i guess|i hope|i believe|i know)(?: that)? ")
+_ABOUT_USER = re.compile(
+    r"^(?:i'?m sure|i am sure|i bet|i think|i guess|i hope|i believe|i know)(?: that)? "
+    # plus-12: condolence is about the user's loss ("i'm so sorry about your breakup")
+    r"|^(?:i'?m |i am )?(?:so |very |really )?sorry (?:about|for|to hear about|to hear that) (?=you)"
+)
 _YOU = frozenset({"you", "your", "u", "ur", "yours"})
 # plus-9: "i don't know" answers "do you know ...?" (no), where elsewhere it is evasive
 _KNOW_QUESTION = re.compile(r"^(?:do|did) you know\b")
@@ -132,6 +138,8 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     on_fact = [fact_reading(fact, c) for c in parts]
     if standalone and _says_both(parts, on_fact, on_q, truth):
         return Reading("conflicting", wrong_anyway=True)
+    if truth == "no" and _says_question_too(question, fact, parts, on_fact, on_q):
+        return _reading("question", "yes", truth)
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
         got = _combine([r.stance for r in readings if r is not None and r.full is full])
@@ -202,6 +210,30 @@ def _says_both(
         if own and not restates and q is not None and q.full and q.stance == "yes":
             return True
     return False
+
+
+def _full_yes(r: ClauseReading | None) -> bool:
+    return r is not None and r.full and r.stance == "yes"
+
+
+def _says_question_too(
+    question: str,
+    fact: str,
+    parts: list[str],
+    on_fact: list[ClauseReading | None],
+    on_q: list[ClauseReading | None],
+) -> bool:
+    """plus-12: a clause that says the fact and the question's proposition in full, with a word of the
+    question the fact lacks ("i moved to this country a long time ago", fact "i recently moved to this
+    country"): when the truth is no, that word is what makes it false. Not the fact's own words that hold the
+    question's ("no , i have blonde hair and blue eyes" to "do you have blue hair ?")."""
+    if not on_q:
+        return False  # no proposition read from the question
+    beyond = content_stems(question) - content_stems(fact)
+    return any(
+        _full_yes(f) and _full_yes(q) and bool(beyond & content_stems(c))
+        for c, f, q in zip(parts, on_fact, on_q, strict=True)
+    )
 
 
 def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:
