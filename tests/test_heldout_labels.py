@@ -24,6 +24,7 @@ BATCHES = {
     "l": 668,
     "m": 662,
     "n": 670,
+    "o": 646,
 }
 FRESH = {
     "c": "test2",
@@ -37,6 +38,7 @@ FRESH = {
     "l": "test10",
     "m": "test11",
     "n": "test12",
+    "o": "test13",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
@@ -83,6 +85,7 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     assert _rows(HERE / "test10.jsonl") == rows("test", "l") and not rows("dev", "l")
     assert _rows(HERE / "test11.jsonl") == rows("test", "m") and not rows("dev", "m")
     assert _rows(HERE / "test12.jsonl") == rows("test", "n") and not rows("dev", "n")
+    assert _rows(HERE / "test13.jsonl") == rows("test", "o") and not rows("dev", "o")
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
