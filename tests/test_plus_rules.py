@@ -234,11 +234,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-12"), ("plus", ("extras",), "plus-12[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-12[function-words+yn-long]"),
-     ("plus", (), "plus-12[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-12"),
-     ("plus", RULES, "plus-12[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-13"), ("plus", ("extras",), "plus-13[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-13[function-words+yn-long]"),
+     ("plus", (), "plus-13[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-13"),
+     ("plus", RULES, "plus-13[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -240,6 +240,11 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          "i'm so sorry about your breakup .", "off_topic", 0.0),
         ("do you live is a city ?", "no", "i live is a rural farming community .",
          "i live in a small town in the countryside .", "states_other_value", 1.0),
+        # plus-13: "and i" opens another statement of the fact; "your own X" is "your X"
+        ("do you have your own studio ?", "yes", "i'm a recording engineer and own my own studio .",
+         "i have a small studio in california .", "restates_question", 1.0),
+        ("do you like hummus ?", "yes", "i am a vegan and i love hummus .", "i love pizza .",
+         "other_value_than_fact", 0.0),
         # plus-7: "zero" negates
         ("are you close to any of your family ?", "no", "i am not close to any of my family .",
          "i've zero family that i'm close to .", "restates_fact", 1.0),

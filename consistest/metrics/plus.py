@@ -71,7 +71,9 @@ __all__ = [
 # 12: a clause saying the fact and, in full, the question's proposition when the truth is no is a yes ("i
 #     moved to this country a long time ago", fact "i recently moved here"); "i'm sorry about your ..." is
 #     about the user; PersonaChat's "i live is a" reads "i live in a"
-PLUS_VERSION = 12
+# 13: "and" before a new "i" or "my" opens another statement of the fact ("i am a vegan and i love hummus":
+#     "i love eating vegan food" is no other value of "i am a vegan"); "your own studio" is "your studio"
+PLUS_VERSION = 13
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation

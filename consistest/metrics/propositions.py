@@ -132,6 +132,7 @@ def _swap(word: str, nxt: str) -> str:
 
 CONTRACTIONS = re.compile(r"\b(i|you|we|they|he|she|it|that|there)'(m|ve|re|ll|s|d)\b")
 LIVE_IS = re.compile(r"\blive is (a|an|the)\b")
+POSSESSIVE_OWN = re.compile(r"\b(my|your|his|her|their|our) own\b")
 PRONOUN_ONE = re.compile(
     r"\bones?\b(?=\s*(?:[^\w\s]|$|(?:and|but|of|that|which|who|i|too|for|in|on|at|with)\b))"
 )
@@ -144,6 +145,7 @@ def words_of(text: str) -> list[str]:
     text = CONTRACTIONS.sub(lambda m: f"{m.group(1)} {EXPANDED[m.group(2)]}", text)
     text = re.sub(r"\bim\b", "i am", text)
     text = LIVE_IS.sub(r"live in \1", text)  # plus-12: PersonaChat's "i live is a rural farming community"
+    text = POSSESSIVE_OWN.sub(r"\1", text)  # plus-13: "your own studio" is "your studio"
     text = PRONOUN_ONE.sub("onepron", text)  # "a small one .": a pronoun, not a number
     return WORD.findall(normalize_numbers(text))
 

@@ -7,13 +7,13 @@ know ... ?" (plus-9); a reply that says the bot already is what the question or 
 be ("i'm a lawyer" when it wants to be one) says what the fact rules out (0, plus-11); a clause that says
 the fact and, in full, the question's proposition when the truth is no says yes ("i moved to this country a
 long time ago", fact "i recently moved to this country": plus-12); a reply that restates the fact agrees
-with the truth, one that negates it or puts another value in its place does not
-("i have six sons" for the fact "i have five sons"); otherwise the reply's stance on the question's
-proposition decides ("i own a yacht" -> yes, "i've never owned one" -> no, "i was born in somalia" to "were
-you born in kenya ?" -> no); clauses that disagree with each other give 0 (the guidelines: any
-disagreement), and so does a reply that restates the fact in one clause and says the question's
-proposition the other way in another; a reply that shares no content word with question or fact is
-off-topic (0). What none of this decides is left to NLI.
+with the truth, one that negates it or puts another value in its place does not ("i have six sons" for the
+fact "i have five sons"; a fact is one statement per clause, and "and i ..." opens another: plus-13);
+otherwise the reply's stance on the question's proposition decides ("i own a yacht" -> yes, "i've never
+owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no); clauses that disagree with
+each other give 0 (the guidelines: any disagreement), and so does a reply that restates the fact in one
+clause and says the question's proposition the other way in another; a reply that shares no content word
+with question or fact is off-topic (0). What none of this decides is left to NLI.
 """
 
 from __future__ import annotations
@@ -73,6 +73,10 @@ _NOT_YET = lex(
 )
 
 
+# plus-13: "i am a vegan and i love hummus" states two things: "and" before a new "i" opens a statement
+_AND_I = re.compile(r"\s+and\s+(?=i\b|i'm\b|i've\b|my\b)")
+
+
 @dataclass(frozen=True)
 class Reading:
     """What a reply answers: ``polarity`` (None: the rules cannot tell) and ``outcome``, the evidence."""
@@ -95,7 +99,7 @@ def _flip(p: Polarity) -> Polarity:
 def fact_keys(fact: str) -> tuple[Keys, ...]:
     """The statements of a fact, each clause without its opening yes/no phrase ("not really , i ...")."""
     out = []
-    for c in clauses(fact):
+    for c in (part for whole in clauses(fact) for part in _AND_I.split(whole)):  # plus-13: "and i ..."
         words = c.split()
         i = 0
         while i < len(words) and words[i] in FILLERS:
