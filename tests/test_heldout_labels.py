@@ -25,6 +25,7 @@ BATCHES = {
     "m": 662,
     "n": 670,
     "o": 646,
+    "p": 660,
 }
 FRESH = {
     "c": "test2",
@@ -39,6 +40,7 @@ FRESH = {
     "m": "test11",
     "n": "test12",
     "o": "test13",
+    "p": "test14",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
@@ -86,6 +88,7 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
     assert _rows(HERE / "test11.jsonl") == rows("test", "m") and not rows("dev", "m")
     assert _rows(HERE / "test12.jsonl") == rows("test", "n") and not rows("dev", "n")
     assert _rows(HERE / "test13.jsonl") == rows("test", "o") and not rows("dev", "o")
+    assert _rows(HERE / "test14.jsonl") == rows("test", "p") and not rows("dev", "p")
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):
