@@ -76,19 +76,8 @@ def test_the_split_files_are_the_batches_and_no_qa_is_on_two_sides() -> None:
 
     assert _rows(HERE / "dev.jsonl") == rows("dev", "ag")
     assert _rows(HERE / "test.jsonl") == rows("test", "ag")
-    assert _rows(HERE / "test2.jsonl") == rows("test", "c") and not rows("dev", "c")
-    assert _rows(HERE / "test3.jsonl") == rows("test", "d") and not rows("dev", "d")
-    assert _rows(HERE / "test4.jsonl") == rows("test", "e") and not rows("dev", "e")
-    assert _rows(HERE / "test5.jsonl") == rows("test", "f") and not rows("dev", "f")
-    assert _rows(HERE / "test6.jsonl") == rows("test", "h") and not rows("dev", "h")
-    assert _rows(HERE / "test7.jsonl") == rows("test", "i") and not rows("dev", "i")
-    assert _rows(HERE / "test8.jsonl") == rows("test", "j") and not rows("dev", "j")
-    assert _rows(HERE / "test9.jsonl") == rows("test", "k") and not rows("dev", "k")
-    assert _rows(HERE / "test10.jsonl") == rows("test", "l") and not rows("dev", "l")
-    assert _rows(HERE / "test11.jsonl") == rows("test", "m") and not rows("dev", "m")
-    assert _rows(HERE / "test12.jsonl") == rows("test", "n") and not rows("dev", "n")
-    assert _rows(HERE / "test13.jsonl") == rows("test", "o") and not rows("dev", "o")
-    assert _rows(HERE / "test14.jsonl") == rows("test", "p") and not rows("dev", "p")
+    for batch, name in FRESH.items():
+        assert _rows(HERE / f"{name}.jsonl") == rows("test", batch) and not rows("dev", batch), name
     qas = {}
     for x in BATCHES:
         for k in _rows(HERE / f"batch-{x}" / "key.jsonl"):

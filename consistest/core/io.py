@@ -132,20 +132,32 @@ def naming(path: str | Path) -> Iterator[None]:
         raise OSError(e.errno, e.strerror or str(e), str(path)) from e
 
 
-def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write a file via a temp file in the same directory, then rename (no half-written output)."""
+@contextlib.contextmanager
+def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
+    """A temp file beside ``path`` to write; it replaces ``path`` whole, with a new file's mode, when the
+    block ends, and is removed when the block raises (no half-written output)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(fd)
     try:
-        with naming(path), os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+        yield Path(tmp)
         os.chmod(tmp, _umask_mode(0o666))
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write a file via a temp file in the same directory, then rename (no half-written output)."""
+    with (
+        atomic_path(path) as tmp,
+        naming(path),
+        os.fdopen(os.open(tmp, os.O_WRONLY), "w", encoding="utf-8", newline="\n") as f,
+    ):
+        f.write(text)
 
 
 def atomic_write_json(path: str | Path, obj: Any) -> None:

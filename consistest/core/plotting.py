@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import importlib.util
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import EnvironmentFault
+from consistest.core.io import atomic_path
 
 __all__ = ["plot_available", "pyplot", "save_png"]
 
@@ -33,19 +32,10 @@ def plot_available() -> bool:
 
 
 def save_png(fig: Any, plt: Any, path: Path, dpi: int = 110) -> Path:
-    """Write ``fig`` to ``path`` through a temp file in the same folder (replaced whole, with a new file's
-    mode), and close it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".png")
-    os.close(fd)
+    """Write ``fig`` to ``path`` through :func:`~consistest.core.io.atomic_path`, and close it."""
     try:
-        fig.savefig(tmp, format="png", dpi=dpi)
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o666 & ~mask)
-        os.replace(tmp, path)
+        with atomic_path(path, suffix=".png") as tmp:
+            fig.savefig(tmp, format="png", dpi=dpi)
     finally:
         plt.close(fig)
-        if os.path.exists(tmp):
-            os.unlink(tmp)
     return path
