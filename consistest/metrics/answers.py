@@ -128,9 +128,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # "zero" a negation)
 # 29: a candidate's (plus-8), reverted (unused)
 # 30: ``plus-9``; 31: ``plus-10``; 32: ``plus-11`` and ``cat:8``; 33: ``plus-12`` and ``cat:9``
-# 34: ``plus-13``; 35: ``plus-14`` and ``cat:10``
-ANSWERS_VERSION = 35
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 14, 2, 10), (
+# 34: ``plus-13``
+ANSWERS_VERSION = 34
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 13, 2, 9), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

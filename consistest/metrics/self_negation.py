@@ -95,9 +95,3 @@ def gives_two_values(reply: str) -> tuple[str, str] | None:
         if clash and not _SIDE_JOB.search(sentence.lower()):
             return clash
     return None
-
-
-def contradicts_itself(reply: str) -> tuple[str, str] | None:
-    """The two parts of ``reply`` that contradict each other: a statement and its negation
-    (:func:`negates_itself`), else two ages, sexes or jobs of the speaker (:func:`gives_two_values`)."""
-    return negates_itself(reply) or gives_two_values(reply)
