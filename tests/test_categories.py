@@ -281,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:9|" in res.summary["signature"]
+    assert "|cat:11|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -348,6 +348,11 @@ def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, 
          "claims_aspired", "history"),
         (sample("do you want to be a judge ?", "no", "yn", "i want to be a lawyer ."),
          "i'm a lawyer , but i like horses .", "claims_aspired", "history"),
+        # cat:11: a reply plus-15 reads as contradicting itself, with no NLI to find it
+        (sample("do you like taking pictures ?", "yes", "yn", "i like taking pictures ."),
+         "i'm a photographer but i'm not a photographer .", "contradicts_itself", "intra"),
+        (sample("are you 65 years old ?", "no", "yn", "i'm 60 years old ."),
+         "i'm 60 years old now . i'm 50 years old now .", "contradicts_itself", "intra"),
     ],
 )  # fmt: skip
 def test_what_plus_reads_as_wrong_is_placed_without_nli(

@@ -172,6 +172,19 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         # out of persona: an AI disclaimer is no answer, whatever its polarity
         ("do you have a dog ?", "no", "yn", "As an AI, I don't have a dog.", {"guard": "neutral"}, 0.0, 1.0),
         ("what do you do ?", "nurse", "wh", "I'm just a chatbot, but nurses are great!", {}, 0.0, 1.0),
+        # self-contradiction (plus-15): a Y/N reply saying a thing and its negation, or two ages, is 0
+        ("do you like taking pictures ?", "yes", "yn", "i'm a photographer but i'm not a photographer .",
+         {"decide": "entailment"}, 0.0, 1.0),
+        ("are you 65 years old ?", "no", "yn", "i'm 60 years old now . i'm 50 years old now .",
+         {"decide": "entailment"}, 0.0, 1.0),
+        ("do you believe in god ?", "no", "yn",
+         "i do not believe in god . i am a christian , and i am not a christian .", {}, 0.0, 1.0),
+        ("are you 30 ?", "yes", "yn", "yes , i'm 30 . i'm a 32 year old .", {}, 0.0, 1.0),
+        # ... not a second job (one person may hold two), nor a WH reply (the annotators give those 0.5)
+        ("are you a nurse ?", "yes", "yn", "i'm a nurse . i'm a part time bartender .", {}, 1.0, 1.0),
+        ("are you a custodian ?", "yes", "yn", "i'm a custodian . i'm a musician .", {}, 1.0, 1.0),
+        ("how old are you ?", "25", "wh", "i'm 25 years old . i'm a 24 year old man .", {"guard": "neutral"},
+         0.5, 1.0),
         # a bare right yes/no word is full evidence: no veto (the paper asks the guard)
         ("do you have a dog ?", "yes", "yn", "yes !", {"guard": "contradiction"}, 1.0, 0.0),
         # unchanged where no rule applies
@@ -234,11 +247,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-13"), ("plus", ("extras",), "plus-13[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-13[function-words+yn-long]"),
-     ("plus", (), "plus-13[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-13"),
-     ("plus", RULES, "plus-13[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-15"), ("plus", ("extras",), "plus-15[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-15[function-words+yn-long]"),
+     ("plus", (), "plus-15[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-15"),
+     ("plus", RULES, "plus-15[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from consistest.metrics.answers import Evidence, qa_evidence
-from consistest.metrics.self_negation import gives_two_values, negates_itself
+from consistest.metrics.self_negation import contradicts_itself, gives_two_values, negates_itself
 
 
 @pytest.mark.parametrize(
@@ -81,3 +81,18 @@ def test_gives_two_values(reply: str, expected: tuple[str, str] | None) -> None:
 def test_two_values_are_intra() -> None:
     got = qa_evidence("what do you do ?", "i'm a nurse . i'm a doctor .", [])
     assert got == Evidence("contradiction", "self-slot") and got.category == "intra"
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("i'm a godfather . i'm not a godfather .", ("i'm a godfather", "i'm not a godfather")),
+        ("i'm 30 years old ! i'm a 32 year old !", ("i'm a 32 year old", "i'm 30 years old")),
+        ("i'm a guy . i'm a girl .", ("i'm a girl", "i'm a guy")),
+        # two jobs are no contradiction here: one person may hold two
+        ("i'm a nurse . i'm a doctor .", None),
+        ("i'm a nurse . i'm not a doctor .", None),
+    ],
+)
+def test_contradicts_itself_is_either_reading(reply: str, expected: tuple[str, str] | None) -> None:
+    assert contradicts_itself(reply) == expected

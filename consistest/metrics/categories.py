@@ -71,7 +71,9 @@ __all__ = [
 #    plus-11) is history
 # 9: a reply plus reads as the question's proposition the other way (history) is not made intra by NLI's
 #    reading of two of its clauses
-CATEGORIES_VERSION = 9
+# 10: a candidate's, reverted (unused)
+# 11: a Y/N reply plus-15 reads as contradicting itself (``contradicts_itself``) is intra
+CATEGORIES_VERSION = 11
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
@@ -80,6 +82,11 @@ STANCES = {"restates_question": "yes", "negates_question": "no"}
 # a right yes/no word; ``long_part_disagrees`` is plus's 0 for one whose long part says otherwise
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only", "long_part_disagrees"})
 CLAIMS_ASPIRED = "claims_aspired"  # plus-11: "i'm a lawyer" when the fact only wants to be one
+# plus's outcomes that are self-contradictions by the rules' reading, and why
+SELF_CONTRADICTIONS = {
+    "opposite_short_form": "the yes/no word and a short form disagree",
+    "contradicts_itself": "it says a thing of the bot and its negation, or two values",
+}
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}
@@ -167,8 +174,8 @@ def _intra_by_rules(item: ScoredItem, sample: Sample) -> tuple[Category, str] | 
 
 
 def _intra(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str] | None:
-    if item.outcome == "opposite_short_form":
-        return "intra", "the yes/no word and a short form disagree"
+    if item.outcome in SELF_CONTRADICTIONS:
+        return "intra", SELF_CONTRADICTIONS[item.outcome]
     found = _intra_by_rules(item, sample)
     if found is not None or _said_other_way(item):
         return found  # cat:9: the rules' reading of the question outranks NLI's reading of the clauses

@@ -16,6 +16,10 @@ effects can be measured one at a time (``consistest agree --ablation``).
   must agree with the yes/no word ("yes . i drive a bmw" to "do you drive a mercedes ?" -> 0); then it is
   checked against the fact by NLI (contradiction -> 0).
 - ``out-of-persona``: a reply in which the bot says it is an AI or a chatbot scores 0.
+- ``self-contradiction``: a Y/N reply that contradicts itself scores 0, as Appendix C says, whatever its
+  yes/no word: a statement of the bot's and its negation ("i'm a photographer but i'm not a photographer"),
+  or two ages or sexes of the bot ("i'm 60 years old now . i'm 50 years old now"), read by
+  :mod:`.self_negation` (not two jobs, which one person may hold).
 - ``restated``: no guard veto where the rules found full evidence (:mod:`.evidence`): a WH reply restating
   the fact or saying nothing but the truth, a right yes/no word whose long part is empty or restates.
 - ``veto-tau``: the guard's veto (the ``guard`` and ``long`` asks) is P(contradiction) > PLUS_VETO_TAU, read
@@ -41,6 +45,7 @@ from consistest.metrics.rules import (
     skip_fillers,
     truth_polarity,
 )
+from consistest.metrics.self_negation import contradicts_itself
 from consistest.metrics.whvalues import another_value, extra_values, forms_recall, truth_keywords
 from consistest.metrics.words import FUNCTION_WORDS, OUT_OF_PERSONA, evasive
 from consistest.metrics.yesno import read_reply
@@ -73,9 +78,13 @@ __all__ = [
 #     about the user; PersonaChat's "i live is a" reads "i live in a"
 # 13: "and" before a new "i" or "my" opens another statement of the fact ("i am a vegan and i love hummus":
 #     "i love eating vegan food" is no other value of "i am a vegan"); "your own studio" is "your studio"
-PLUS_VERSION = 13
+# 14: (a candidate read on the fourteenth test set and reverted; the number stays unused)
+# 15: self-contradiction: a Y/N reply stating something of the bot and its negation, or two ages or sexes of
+#     the bot, is 0 (designed on the held-out replies read before 2026-11-27's fifteenth test set)
+PLUS_VERSION = 15
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
-               "yn-proposition", "yn-long", "out-of-persona", "restated", "veto-tau"]  # fmt: skip
+               "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
+               "veto-tau"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
 OPT_IN: tuple[Rule, ...] = ("paraphrase",)  # available, not in the default set
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if r not in OPT_IN)
@@ -155,6 +164,8 @@ def _judge(
     v = judge(question, truth, qtype, response)
     if "out-of-persona" in rules and OUT_OF_PERSONA.search(response.replace("\u2019", "'")):
         return PlusVerdict("out_of_persona", 0.0, v.cleaned)
+    if qtype == "yn" and "self-contradiction" in rules and contradicts_itself(response):
+        return PlusVerdict("contradicts_itself", 0.0, v.cleaned)  # plus-15: "i'm a x but i'm not a x"
     paper: tuple[Ask, ...] = () if v.need is Need.NONE else (v.need.value,)  # type: ignore[assignment]
     if v.outcome.value == "keyword_recall":
         return _judge_wh(question, truth, v.cleaned, support, rules, fact or support)

@@ -31,7 +31,7 @@ import re
 
 from consistest.metrics.category_text import clauses, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
-from consistest.metrics.self_facts import other_value
+from consistest.metrics.self_facts import age, other_value, sex
 from consistest.metrics.words import lex
 from consistest.metrics.wrong_value_words import HEDGES, LISTENER, words
 
@@ -94,4 +94,18 @@ def gives_two_values(reply: str) -> tuple[str, str] | None:
         clash = other_value(sentence, sentences[:i])
         if clash and not _SIDE_JOB.search(sentence.lower()):
             return clash
+    return None
+
+
+def contradicts_itself(reply: str) -> tuple[str, str] | None:
+    """The two parts of ``reply`` that contradict each other: a statement and its negation
+    (:func:`negates_itself`), else two ages or sexes of the speaker (:func:`gives_two_values`), but not
+    two jobs, which one person may hold ("i'm a custodian . i'm a musician")."""
+    if found := negates_itself(reply):
+        return found
+    two = gives_two_values(reply)
+    for read in (age, sex) if two else ():
+        said, earlier = read(two[0]), read(two[1])  # type: ignore[index]
+        if said is not None and earlier is not None and said != earlier:
+            return two
     return None
