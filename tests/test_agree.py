@@ -231,6 +231,28 @@ def test_plot_draws_every_labels_file_with_the_table_figures(dataset: Path, tmp_
     assert set(points[0]["methods"]) == {"Hybrid (paper)", "Hybrid (plus)"}  # no judge configured
 
 
+def test_many_labels_files_stack_the_panels(tmp_path: Path) -> None:
+    """Past SIDE_BY_SIDE sets the two panels stand one above the other: a row of 16 was 3,000 px wide."""
+    pytest.importorskip("matplotlib")
+    from PIL import Image
+
+    from consistest.tasks.consistest.agree_plot import SIDE_BY_SIDE, plot_agreement
+
+    def point(k: int) -> dict:
+        f = {"mse": 0.1, "mse_ci": (0.05, 0.15), "decided": 10, "no_short_right": 0.8,
+             "no_short_right_ci": (0.7, 0.9), "no_short_n": 5}  # fmt: skip
+        return {"set": f"test{k}", "n": 10, "methods": {"Hybrid (plus)": f}}
+
+    labels = ",".join(f"test{k}=0123456789ab-640" for k in range(16))
+    signature = f"consistest:v1|labels:{labels}|nli:none|v:0.1.0"
+    sizes = {}
+    for n in (SIDE_BY_SIDE, 16):
+        png = plot_agreement([point(k) for k in range(n)], tmp_path / f"{n}.png", signature)
+        sizes[n] = Image.open(png).size
+    assert sizes[SIDE_BY_SIDE][0] > 2 * sizes[SIDE_BY_SIDE][1]  # side by side: wide
+    assert sizes[16][0] < 2 * sizes[16][1]  # stacked
+
+
 def test_plot_without_matplotlib_fails_before_scoring(dataset: Path, tmp_path: Path, monkeypatch) -> None:
     from consistest.core import plotting
     from consistest.core.errors import EnvironmentFault

@@ -9,6 +9,7 @@ designed on.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,9 @@ def agreement_points(result: AgreeResult) -> list[dict[str, Any]]:
     return out
 
 
+SIDE_BY_SIDE = 6  # up to this many labels files the two panels sit side by side
+
+
 def plot_agreement(
     points: Sequence[Mapping[str, Any]],
     path: Path,
@@ -57,7 +61,12 @@ def plot_agreement(
     plt = plotting.pyplot("agree --plot")
     from matplotlib.lines import Line2D
 
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(max(7.0, 1.6 * len(points) + 2), 4.2))
+    if len(points) > SIDE_BY_SIDE:  # many sets: the panels one above the other, each as wide as the page
+        width = max(7.0, 0.75 * len(points) + 1.5)
+        fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(width, 7.6))
+    else:
+        width = max(7.0, 1.6 * len(points) + 2)
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(width, 4.2))
     methods = list(dict.fromkeys(m for p in points for m in p["methods"]))
     step = 0.24 / max(1, len(methods) - 1)
     for j, m in enumerate(methods):
@@ -98,9 +107,10 @@ def plot_agreement(
         title or "each scorer against the human labels, per labels file (95% CI over QAs)", fontsize=9
     )
     cut = signature.find("|nli:")
-    note = signature if cut < 0 else f"{signature[:cut]}\n{signature[cut:]}"
-    fig.text(0.01, 0.005, note, fontsize=5.5, family="monospace")
-    fig.tight_layout(rect=(0, 0.05, 1, 0.95))
+    parts = [signature] if cut < 0 else [signature[:cut], signature[cut:]]
+    lines = [w for part in parts for w in textwrap.wrap(part, int(width * 21), break_on_hyphens=False)]
+    fig.text(0.01, 0.005, "\n".join(lines), fontsize=5.5, family="monospace")
+    fig.tight_layout(rect=(0, 0.012 * len(lines) * 4.2 / fig.get_figheight() + 0.02, 1, 0.95))
     return plotting.save_png(fig, plt, path)
 
 
