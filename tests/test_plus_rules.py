@@ -180,6 +180,13 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you believe in god ?", "no", "yn",
          "i do not believe in god . i am a christian , and i am not a christian .", {}, 0.0, 1.0),
         ("are you 30 ?", "yes", "yn", "yes , i'm 30 . i'm a 32 year old .", {}, 0.0, 1.0),
+        # plus-16: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
+        ("do you hate school ?", "yes", "yn", "i hate school but i love it so much !",
+         {"decide": "entailment"}, 0.0, 1.0),
+        ("do you hate school ?", "yes", "yn", "i hate school . i hate homework , i love it .",
+         {"decide": "entailment"}, 0.0, 1.0),
+        ("do you like dogs ?", "yes", "yn", "i love dogs . i hate cats .", {"decide": "entailment"},
+         1.0, 1.0),
         # ... not a second job (one person may hold two), nor a WH reply (the annotators give those 0.5)
         ("are you a nurse ?", "yes", "yn", "i'm a nurse . i'm a part time bartender .", {}, 1.0, 1.0),
         ("are you a custodian ?", "yes", "yn", "i'm a custodian . i'm a musician .", {}, 1.0, 1.0),
@@ -247,11 +254,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-15"), ("plus", ("extras",), "plus-15[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-15[function-words+yn-long]"),
-     ("plus", (), "plus-15[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-15"),
-     ("plus", RULES, "plus-15[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-16"), ("plus", ("extras",), "plus-16[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-16[function-words+yn-long]"),
+     ("plus", (), "plus-16[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-16"),
+     ("plus", RULES, "plus-16[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -89,6 +89,15 @@ def test_two_values_are_intra() -> None:
         ("i'm a godfather . i'm not a godfather .", ("i'm a godfather", "i'm not a godfather")),
         ("i'm 30 years old ! i'm a 32 year old !", ("i'm a 32 year old", "i'm 30 years old")),
         ("i'm a guy . i'm a girl .", ("i'm a girl", "i'm a guy")),
+        # plus-16: liking and hating are one verb said and negated, "it" what the clause before likes
+        ("i hate school but i love it so much !", ("i hate school", "i love it so much")),
+        ("i did not like school but i loved it .", ("i did not like school", "i loved it")),
+        ("i love my job . i hate my job .", ("i love my job", "i hate my job")),
+        ("i don't hate my job . i hate my job .", ("i don't hate my job", "i hate my job")),
+        # ... not what differs, nor a negated dislike, nor an "it" after another clause
+        ("i love dogs . i hate cats .", None),
+        ("i do not hate school but i do not like it too much .", None),
+        ("i hate school . i like math . i love it .", None),
         # two jobs are no contradiction here: one person may hold two
         ("i'm a nurse . i'm a doctor .", None),
         ("i'm a nurse . i'm not a doctor .", None),

@@ -81,7 +81,9 @@ __all__ = [
 # 14: (a candidate read on the fourteenth test set and reverted; the number stays unused)
 # 15: self-contradiction: a Y/N reply stating something of the bot and its negation, or two ages or sexes of
 #     the bot, is 0 (designed on the held-out replies read before 2026-11-27's fifteenth test set)
-PLUS_VERSION = 15
+# 16: a like-verb and a dislike-verb are one verb said and negated, so "i hate school but i love it" (the
+#     "it" read as what the clause before likes) contradicts itself (designed on the sets before test16)
+PLUS_VERSION = 16
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau"]  # fmt: skip

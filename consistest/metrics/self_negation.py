@@ -33,7 +33,7 @@ from consistest.metrics.category_text import clauses, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
 from consistest.metrics.self_facts import age, other_value, sex
 from consistest.metrics.words import lex
-from consistest.metrics.wrong_value_words import HEDGES, LISTENER, words
+from consistest.metrics.wrong_value_words import DISLIKE, HEDGES, LIKE, LISTENER, words
 
 _SPEAKER = lex("i i'm i've im my")  # a statement about the speaker opens with one of these
 _NEGATORS = lex("not no never")  # and any word ending in "n't"
@@ -51,7 +51,10 @@ _SIDE_JOB = re.compile(
 )
 
 
-def _reading(clause: str) -> tuple[tuple[str, ...], bool] | None:
+Reading = tuple[tuple[str, ...], bool]  # a statement's words without negation, and whether it is negated
+
+
+def _reading(clause: str) -> Reading | None:
     """What a statement of the speaker says, as its words without negation, "do" or fillers, and whether the
     speaker negates it; None for a question, a hedge, a statement about someone else or one without a
     content word."""
@@ -74,10 +77,46 @@ def _reading(clause: str) -> tuple[tuple[str, ...], bool] | None:
     return tuple(said), negative
 
 
+def _liking(said: tuple[str, ...], negative: bool) -> Reading | None:
+    """A statement of liking read as one verb: "i hate school" says "i <like> school" negated, "i love it so
+    much" "i <like> it"; None without a like-verb, or for a negated dislike ("i don't hate school" is no
+    "i like school")."""
+    verbs = [w for w in said if w in LIKE or w in DISLIKE]
+    hated = any(w in DISLIKE for w in verbs)
+    if not verbs or (hated and negative):
+        return None
+    out = ["<like>" if w in verbs else w for w in said]
+    while out[-1] in ("much", "lot", "a"):  # "i love it so much", "i hate it a lot"
+        out.pop()
+    return tuple(out), negative or hated
+
+
+def _likings(read: list[tuple[str, Reading]]) -> list[tuple[str, Reading]]:
+    """The statements of liking among ``read``, an "it" liked right after a statement of liking read as what
+    that statement likes ("i hate school but i love it")."""
+    out: list[tuple[str, Reading]] = []
+    previous = None
+    for clause, got in read:
+        liked = _liking(*got)
+        if liked and liked[0][-1:] == ("it",) and out and out[-1][0] == previous:
+            before = out[-1][1][0]
+            liked = (liked[0][:-1] + before[before.index("<like>") + 1 :], liked[1])
+        if liked:
+            out.append((clause, liked))
+        previous = clause
+    return out
+
+
 def negates_itself(reply: str) -> tuple[str, str] | None:
     """The first two clauses of ``reply`` that state the same thing of the speaker, one negated and the
-    other not ("i'm not a godfather", "i'm a godfather"); None when there are none."""
+    other not ("i'm not a godfather", "i'm a godfather"; plus-16: "i hate school but i love it"); None when
+    there are none."""
     read = [(c, got) for c in clauses(clean_response(reply)) if (got := _reading(c)) is not None]
+    return _clash(read) or _clash(_likings(read))
+
+
+def _clash(read: list[tuple[str, Reading]]) -> tuple[str, str] | None:
+    """The first two of ``read`` that say the same words, one negated and the other not."""
     for i, (first, (said, negative)) in enumerate(read):
         for second, (said_too, negative_too) in read[i + 1 :]:
             if said == said_too and negative != negative_too:
