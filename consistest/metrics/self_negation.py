@@ -12,6 +12,12 @@ sentence of the same reply gives another ("i'm a nurse . i'm a doctor ."; "i'm 3
 old !"), read by ``slot``'s own readings (:mod:`.self_facts`) with the earlier sentences as the statements it
 checks.
 
+Liking and hating are read as one verb said and negated (``plus-16``): "i hate school but i love it so
+much" contradicts itself, an "it" liked right after a statement of liking being what that statement likes;
+a negated dislike ("i don't hate school") says no liking. ``contradicts_itself`` is what ``--method plus``
+reads as a Y/N reply that contradicts itself: ``negates_itself``, or ``gives_two_values`` for two ages or
+sexes (not two jobs, which one person may hold).
+
 Not read: questions, hedges ("i'm not sure ... i'm sure"; "i know ... i don't know"), statements that
 open with anything but the speaker ("you're not ... you are"), a negation that follows the listener ("i'm
 glad you're not . i'm glad you're ..." negates the listener's state, not the speaker's), "not just" and "not
@@ -143,8 +149,10 @@ def contradicts_itself(reply: str) -> tuple[str, str] | None:
     if found := negates_itself(reply):
         return found
     two = gives_two_values(reply)
-    for read in (age, sex) if two else ():
-        said, earlier = read(two[0]), read(two[1])  # type: ignore[index]
+    if two is None:
+        return None
+    for read in (age, sex):
+        said, earlier = read(two[0]), read(two[1])
         if said is not None and earlier is not None and said != earlier:
             return two
     return None

@@ -110,7 +110,8 @@ def plot_agreement(
     parts = [signature] if cut < 0 else [signature[:cut], signature[cut:]]
     lines = [w for part in parts for w in textwrap.wrap(part, int(width * 21), break_on_hyphens=False)]
     fig.text(0.01, 0.005, "\n".join(lines), fontsize=5.5, family="monospace")
-    fig.tight_layout(rect=(0, 0.012 * len(lines) * 4.2 / fig.get_figheight() + 0.02, 1, 0.95))
+    bottom = (len(lines) * 7.5 / 72 + 0.05) / fig.get_figheight()  # 7.5 points a line of 5.5-point type
+    fig.tight_layout(rect=(0, bottom, 1, 0.95))
     return plotting.save_png(fig, plt, path)
 
 
