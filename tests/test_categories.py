@@ -281,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:11|" in res.summary["signature"]
+    assert "|cat:12|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -353,6 +353,9 @@ def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, 
          "i'm a photographer but i'm not a photographer .", "contradicts_itself", "intra"),
         (sample("are you 65 years old ?", "no", "yn", "i'm 60 years old ."),
          "i'm 60 years old now . i'm 50 years old now .", "contradicts_itself", "intra"),
+        # cat:12: another value than the question's and the fact's (plus-17) is a wrong value
+        (sample("do you work at a bar ?", "no", "yn", "i work at a school ."), "i work at a small cafe .",
+         "other_value_unlike_fact", "history"),
     ],
 )  # fmt: skip
 def test_what_plus_reads_as_wrong_is_placed_without_nli(
@@ -370,4 +373,14 @@ def test_plus_reading_the_question_the_other_way_outranks_nli_on_clauses() -> No
     item = plus_scored(s, "i moved here a long time ago , it's a beautiful place .")
     assert (item.outcome, item.score) == ("restates_question", 0.0)
     clash = {("i moved here a long time ago", "it's a beautiful place"): "contradiction"}
+    assert decide(item, s, lambda p, h: clash.get((p, h)))[0] == "history"
+
+
+def test_another_value_unlike_the_fact_outranks_nli_on_clauses() -> None:
+    """cat:12: a reply ``--method plus`` reads as another value than the question's and the fact's is
+    ``history``, even where NLI finds two of its clauses at odds."""
+    s = sample("do you work at a bar ?", "no", "yn", "i work at a school .")
+    item = plus_scored(s, "i work at a small cafe , i love my job .")
+    assert (item.outcome, item.score) == ("other_value_unlike_fact", 0.0)
+    clash = {("i work at a small cafe", "i love my job"): "contradiction"}
     assert decide(item, s, lambda p, h: clash.get((p, h)))[0] == "history"

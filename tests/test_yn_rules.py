@@ -240,6 +240,17 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          "i'm so sorry about your breakup .", "off_topic", 0.0),
         ("do you live is a city ?", "no", "i live is a rural farming community .",
          "i live in a small town in the countryside .", "states_other_value", 1.0),
+        # plus-17: another value than the question's that is not the fact's either; "countryside" is "rural"
+        ("do you work at a bar ?", "no", "i work at a school .", "i work at a pub , it's fun .",
+         "other_value_unlike_fact", 0.0),
+        ("do you live in a farm now ?", "no", "i now live in the city .",
+         "i live in a small town in the countryside .", "other_value_unlike_fact", 0.0),
+        ("do you drive a honda accord ?", "no", "i drive a 2015 honda civic .",
+         "i love driving a honda civic", "states_other_value", 1.0),
+        ("have you ever had a steady relationship ?", "no", "i've never had a steady relationship .",
+         "i've been in a few relationships but i've never had a steady one", "states_other_value", 1.0),
+        ("do you live in the country ?", "yes", "i live in the countryside .", "i live in a rural town",
+         "restates_fact", 1.0),
         # plus-13: "and i" opens another statement of the fact; "your own X" is "your X"
         ("do you have your own studio ?", "yes", "i'm a recording engineer and own my own studio .",
          "i have a small studio in california .", "restates_question", 1.0),

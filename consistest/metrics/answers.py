@@ -130,8 +130,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 30: ``plus-9``; 31: ``plus-10``; 32: ``plus-11`` and ``cat:8``; 33: ``plus-12`` and ``cat:9``
 # 34: ``plus-13``; 35: a candidate's (plus-14, cat:10), reverted (unused); 36: ``plus-15`` and ``cat:11``
 # 37: ``plus-16`` (the self-negation rule reads "i hate school but i love it")
-ANSWERS_VERSION = 37
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 16, 2, 11), (
+# 38: ``plus-17`` and ``cat:12`` (another value than the question's and the fact's is 0, history)
+ANSWERS_VERSION = 38
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 17, 2, 12), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

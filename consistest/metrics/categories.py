@@ -73,7 +73,8 @@ __all__ = [
 #    reading of two of its clauses
 # 10: a candidate's, reverted (unused)
 # 11: a Y/N reply plus-15 reads as contradicting itself (``contradicts_itself``) is intra
-CATEGORIES_VERSION = 11
+# 12: a Y/N reply plus-17 reads as another value than the question's and the fact's is history
+CATEGORIES_VERSION = 12
 NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
@@ -81,7 +82,11 @@ ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the tr
 STANCES = {"restates_question": "yes", "negates_question": "no"}
 # a right yes/no word; ``long_part_disagrees`` is plus's 0 for one whose long part says otherwise
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only", "long_part_disagrees"})
-CLAIMS_ASPIRED = "claims_aspired"  # plus-11: "i'm a lawyer" when the fact only wants to be one
+# plus's outcomes that file a reply as history, and why
+HISTORY_OUTCOMES = {
+    "claims_aspired": "says it already is what the question or the fact only wishes it to be",  # plus-11
+    "other_value_unlike_fact": "another value than the question's, and not the fact's either",  # plus-17
+}
 # plus's outcomes that are self-contradictions by the rules' reading, and why
 SELF_CONTRADICTIONS = {
     "opposite_short_form": "the yes/no word and a short form disagree",
@@ -177,7 +182,7 @@ def _intra(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str
     if item.outcome in SELF_CONTRADICTIONS:
         return "intra", SELF_CONTRADICTIONS[item.outcome]
     found = _intra_by_rules(item, sample)
-    if found is not None or _said_other_way(item):
+    if found is not None or _said_other_way(item) or item.outcome in HISTORY_OUTCOMES:
         return found  # cat:9: the rules' reading of the question outranks NLI's reading of the clauses
     long = long_answer(item.question, item.cleaned) if item.type == "yn" else ""
     if item.outcome in RIGHT_SHORT and long and item.nli_label == "contradiction":
@@ -225,8 +230,8 @@ def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, s
         return "history", f"wrong short answer (truth {item.truth!r})"
     if item.outcome == ANOTHER_VALUE:
         return "history", f"another number in the place of the truth's ({item.truth!r})"
-    if item.outcome == CLAIMS_ASPIRED:
-        return "history", "says it already is what the question or the fact only wishes it to be"
+    if item.outcome in HISTORY_OUTCOMES:
+        return "history", HISTORY_OUTCOMES[item.outcome]
     if _said_other_way(item):
         said = STANCES[item.outcome]
         return "history", f"plus reads it as the question's proposition said {said!r} (truth {item.truth!r})"

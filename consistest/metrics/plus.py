@@ -83,7 +83,11 @@ __all__ = [
 #     the bot, is 0 (designed on the held-out replies read before 2026-11-27's fifteenth test set)
 # 16: a like-verb and a dislike-verb are one verb said and negated, so "i hate school but i love it" (the
 #     "it" read as what the clause before likes) contradicts itself (designed on the sets before test16)
-PLUS_VERSION = 16
+# 17: a Y/N reply (or long part) giving, when the truth is no, another value than the question's that shares
+#     none of the words the fact adds to the question is 0: the value is not the fact's either ("i work at a
+#     cafe" to "do you work at a bar ?", fact "i work at a school"); "countryside" reads "rural" (designed on
+#     the sets before test17)
+PLUS_VERSION = 17
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau"]  # fmt: skip

@@ -36,7 +36,9 @@ IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "pe
              # plus-11: words of one meaning ("i play multiple instruments" restates "i play several
              # instruments"; "i'm a man" restates "i am a male")
              "multiple": "several", "various": "several", "male": "man", "female": "woman", "males": "man",
-             "females": "woman"}  # fmt: skip
+             "females": "woman",
+             # plus-17: "i live in the countryside" says "rural" ("i live is a rural farming community")
+             "countryside": "rural"}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",

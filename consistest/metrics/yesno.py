@@ -10,10 +10,12 @@ long time ago", fact "i recently moved to this country": plus-12); a reply that 
 with the truth, one that negates it or puts another value in its place does not ("i have six sons" for the
 fact "i have five sons"; a fact is one statement per clause, and "and i ..." opens another: plus-13);
 otherwise the reply's stance on the question's proposition decides ("i own a yacht" -> yes, "i've never
-owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no); clauses that disagree with
-each other give 0 (the guidelines: any disagreement), and so does a reply that restates the fact in one
-clause and says the question's proposition the other way in another; a reply that shares no content word
-with question or fact is off-topic (0). What none of this decides is left to NLI.
+owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no), but another value than the
+question's that shares none of the words the fact adds to the question is not the fact's either ("i work at
+a cafe" to "do you work at a bar ?", fact "i work at a school"): it contradicts the fact (0, plus-17);
+clauses that disagree with each other give 0 (the guidelines: any disagreement), and so does a reply that
+restates the fact in one clause and says the question's proposition the other way in another; a reply that
+shares no content word with question or fact is off-topic (0). What none of this decides is left to NLI.
 """
 
 from __future__ import annotations
@@ -150,6 +152,9 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
         if got == "conflict":
             return Reading("conflicting", wrong_anyway=True)
         if got is not None:
+            unlike = source == "question" and got == "other" and truth == "no"
+            if unlike and _unlike_fact(question, fact, parts):
+                return Reading("other_value_unlike_fact", wrong_anyway=True)  # plus-17
             return _reading(source, got, truth)
     if standalone and fact.strip() and not _shares_content(question, fact, parts):
         return Reading("off_topic", wrong_anyway=True)
@@ -267,6 +272,16 @@ def _combine(stances: list[Stance]) -> Stance | Literal["conflict"] | None:
     if {"yes", "no"} <= got:
         return "conflict"
     return next((s for s in ("yes", "no", "other") if s in got), None)
+
+
+def _unlike_fact(question: str, fact: str, parts: list[str]) -> bool:
+    """plus-17: the reply shares none of the content words the fact has beyond the question's, so another
+    value it gives in the question's place is not the fact's ("i work at a pub" to "do you work at a bar ?",
+    fact "i work at a school"). A fact that adds no word ("i've never had a steady relationship") says
+    nothing of it."""
+    own = content_stems(fact) - content_stems(question)
+    have = frozenset().union(*(content_stems(c) for c in parts))
+    return bool(own) and not own & have
 
 
 def _shares_content(question: str, fact: str, parts: list[str]) -> bool:
