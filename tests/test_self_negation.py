@@ -101,6 +101,11 @@ def test_two_values_are_intra() -> None:
         # two jobs are no contradiction here: one person may hold two
         ("i'm a nurse . i'm a doctor .", None),
         ("i'm a nurse . i'm not a doctor .", None),
+        # plus-18: ... but an age clash after a job clash is read
+        (
+            "i'm a nurse . i'm a doctor . i'm 30 years old . i'm 50 years old .",
+            ("i'm 50 years old", "i'm 30 years old"),
+        ),
     ],
 )
 def test_contradicts_itself_is_either_reading(reply: str, expected: tuple[str, str] | None) -> None:

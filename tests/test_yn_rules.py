@@ -251,6 +251,13 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          "i've been in a few relationships but i've never had a steady one", "states_other_value", 1.0),
         ("do you live in the country ?", "yes", "i live in the countryside .", "i live in a rural town",
          "restates_fact", 1.0),
+        # plus-18: a number's place holds another value only when it holds a number
+        ("do you have dogs ?", "yes", "i have three dogs .", "i have a few dogs too , they're my family .",
+         "restates_question", 1.0),
+        ("do you have dogs ?", "yes", "i have three dogs .", "i have two dogs .", "other_value_than_fact",
+         0.0),
+        ("did you get any medications ?", "no", "i never take medications .", "i got some meds",
+         "restates_question", 0.0),
         # plus-13: "and i" opens another statement of the fact; "your own X" is "your X"
         ("do you have your own studio ?", "yes", "i'm a recording engineer and own my own studio .",
          "i have a small studio in california .", "restates_question", 1.0),

@@ -131,8 +131,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 34: ``plus-13``; 35: a candidate's (plus-14, cat:10), reverted (unused); 36: ``plus-15`` and ``cat:11``
 # 37: ``plus-16`` (the self-negation rule reads "i hate school but i love it")
 # 38: ``plus-17`` and ``cat:12`` (another value than the question's and the fact's is 0, history)
-ANSWERS_VERSION = 38
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 17, 2, 12), (
+# 39: ``plus-18`` (a number's place needs a number; every age or sex clash read)
+ANSWERS_VERSION = 39
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 18, 2, 12), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

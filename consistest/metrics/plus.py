@@ -87,7 +87,10 @@ __all__ = [
 #     none of the words the fact adds to the question is 0: the value is not the fact's either ("i work at a
 #     cafe" to "do you work at a bar ?", fact "i work at a school"); "countryside" reads "rural" (designed on
 #     the sets before test17)
-PLUS_VERSION = 17
+# 18: a number's place holds another value only when it holds a number ("i have a few dogs" for the fact "i
+#     have three dogs" is no other value); self-contradiction reads every age or sex clash, not only a first
+#     clash that is two jobs; "meds" reads "medications" (designed on the sets before test18)
+PLUS_VERSION = 18
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau"]  # fmt: skip

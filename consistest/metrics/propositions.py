@@ -38,7 +38,9 @@ IRREGULAR = {"children": "child", "kids": "child", "kid": "child", "people": "pe
              "multiple": "several", "various": "several", "male": "man", "female": "woman", "males": "man",
              "females": "woman",
              # plus-17: "i live in the countryside" says "rural" ("i live is a rural farming community")
-             "countryside": "rural"}  # fmt: skip
+             "countryside": "rural",
+             # plus-18: "i got some meds" says "medications"
+             "meds": "medication"}  # fmt: skip
 LIGHT_VERBS = frozenset({"hav", "like", "get", "go", "do", "mak", "tak", "want", "need"})  # stems
 LIKE = frozenset({"like", "love", "enjoy", "adore", "hate", "dislike"})  # one verb for matching
 SWAP = {"your": "my", "you": "me", "yours": "mine", "yourself": "myself", "ur": "my", "u": "me", "my": "your",

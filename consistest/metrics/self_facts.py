@@ -183,12 +183,12 @@ def _stated(text: str) -> list[str]:
     return out
 
 
-def other_value(reply: str, own: Sequence[str]) -> tuple[str, str] | None:
-    """The first clause of ``reply`` that gives the speaker's age, sex or job, with the statement of
-    ``own`` (persona sentences, earlier turns) that gives another, when none of ``own`` gives the same (for
-    jobs, see ``other_job``); None when there is none."""
+def other_value(reply: str, own: Sequence[str], jobs_too: bool = True) -> tuple[str, str] | None:
+    """The first clause of ``reply`` that gives the speaker's age, sex or job (not job with ``jobs_too``
+    False), with the statement of ``own`` (persona sentences, earlier turns) that gives another, when none of
+    ``own`` gives the same (for jobs, see ``other_job``); None when there is none."""
     held = [c for t in own for c in _stated(t)]
-    jobs = [(o, j) for o in held if (j := job(o))]  # read once, not once per clause of the reply
+    jobs = [(o, j) for o in held if jobs_too and (j := job(o))]  # read once, not once per clause
     said = _stated(clean_response(reply))
     for c in said:
         if clash := other_job(c, jobs, held, said):

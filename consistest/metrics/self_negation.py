@@ -37,7 +37,7 @@ import re
 
 from consistest.metrics.category_text import clauses, topic_words
 from consistest.metrics.clean import clean_response, reply_sentences
-from consistest.metrics.self_facts import age, other_value, sex
+from consistest.metrics.self_facts import other_value
 from consistest.metrics.words import lex
 from consistest.metrics.wrong_value_words import DISLIKE, HEDGES, LIKE, LISTENER, words
 
@@ -130,13 +130,13 @@ def _clash(read: list[tuple[str, Reading]]) -> tuple[str, str] | None:
     return None
 
 
-def gives_two_values(reply: str) -> tuple[str, str] | None:
+def gives_two_values(reply: str, jobs_too: bool = True) -> tuple[str, str] | None:
     """The first sentence of ``reply`` that gives the speaker's age, sex or job and the earlier sentence of
-    it that gives another (``other_value``'s clause and statement), but for a job said as an addition or a
-    side job; None when there is none."""
+    it that gives another (``other_value``'s clause and statement; ages and sexes only with ``jobs_too``
+    False), but for a job said as an addition or a side job; None when there is none."""
     sentences = reply_sentences(clean_response(reply))
     for i, sentence in enumerate(sentences[1:], 1):
-        clash = other_value(sentence, sentences[:i])
+        clash = other_value(sentence, sentences[:i], jobs_too)
         if clash and not _SIDE_JOB.search(sentence.lower()):
             return clash
     return None
@@ -145,14 +145,8 @@ def gives_two_values(reply: str) -> tuple[str, str] | None:
 def contradicts_itself(reply: str) -> tuple[str, str] | None:
     """The two parts of ``reply`` that contradict each other: a statement and its negation
     (:func:`negates_itself`), else two ages or sexes of the speaker (:func:`gives_two_values`), but not
-    two jobs, which one person may hold ("i'm a custodian . i'm a musician")."""
+    two jobs, which one person may hold ("i'm a custodian . i'm a musician"); plus-18 reads an age or sex
+    clash after a job clash too."""
     if found := negates_itself(reply):
         return found
-    two = gives_two_values(reply)
-    if two is None:
-        return None
-    for read in (age, sex):
-        said, earlier = read(two[0]), read(two[1])
-        if said is not None and earlier is not None and said != earlier:
-            return two
-    return None
+    return gives_two_values(reply, jobs_too=False)

@@ -141,6 +141,8 @@ def substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple[
                 while 0 <= m < len(words) and words[m] in ARTICLES:
                     m -= step
             found = 0 <= m < len(words) and stems[m] not in (None, *ref) and words[m] not in PRONOUNS
+            if found and keys.words[i].isdigit() and not words[m].isdigit():
+                continue  # a number's place holds another number or no value ("a few dogs" for "three dogs")
             if tuple(got) == gap and found and not _split_compound(words, m, step, keys.words[i]):
                 return keys.words[i], words[m]  # the same frame ("born in _"), another word in the place
     return None
