@@ -44,10 +44,20 @@ from consistest.metrics.category_text import (
     supported,
     user_statements,
 )
-from consistest.metrics.rules import Outcome, content_tokens, keyword_alternatives, truth_polarity
+from consistest.metrics.rules import content_tokens, keyword_alternatives, truth_polarity
+from consistest.metrics.scorer_outcomes import (
+    ANOTHER_VALUE,
+    HISTORY_OUTCOMES,
+    NO_TRUTH,
+    RIGHT_SHORT,
+    SELF_CONTRADICTIONS,
+    STANCES,
+    WRONG_SHORT,
+)
 
 __all__ = [
     "CATEGORIES_VERSION",
+    "NO_TRUTH",
     "clauses",
     "decide",
     "evasive",
@@ -75,23 +85,6 @@ __all__ = [
 # 11: a Y/N reply plus-15 reads as contradicting itself (``contradicts_itself``) is intra
 # 12: a Y/N reply plus-17 reads as another value than the question's and the fact's is history
 CATEGORIES_VERSION = 12
-NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): categories only
-WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
-ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
-# plus's reading of a Y/N reply as the question's proposition, said or negated
-STANCES = {"restates_question": "yes", "negates_question": "no"}
-# a right yes/no word; ``long_part_disagrees`` is plus's 0 for one whose long part says otherwise
-RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only", "long_part_disagrees"})
-# plus's outcomes that file a reply as history, and why
-HISTORY_OUTCOMES = {
-    "claims_aspired": "says it already is what the question or the fact only wishes it to be",  # plus-11
-    "other_value_unlike_fact": "another value than the question's, and not the fact's either",  # plus-17
-}
-# plus's outcomes that are self-contradictions by the rules' reading, and why
-SELF_CONTRADICTIONS = {
-    "opposite_short_form": "the yes/no word and a short form disagree",
-    "contradicts_itself": "it says a thing of the bot and its negation, or two values",
-}
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}
@@ -274,10 +267,8 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
     """Why the rules see a wrong value or the wrong polarity in the reply ("" when they do not)."""
     facts = (sample.fact, sample.nli_premise)
     truth, long = _yn(item)
-    if wv.restates(long or item.cleaned, facts):
-        return (
-            ""  # the fact in its own words is no other value ("i'm getting married" to "are you married ?")
-        )
+    if wv.restates(long or item.cleaned, facts):  # the fact in its own words is no other value
+        return ""  # ("i'm getting married" to "are you married ?")
     if truth is not None:
         text = long or item.cleaned
         if wv.stated_polarity(item.question, text) == OTHER[truth]:
