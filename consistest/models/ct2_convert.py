@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_dir, atomic_write_json, guard_output_dir
+from consistest.core.io import atomic_dir, atomic_write_json
+from consistest.core.output_guards import guard_output_dir
 from consistest.models.hf_loader import load_pretrained, resolve_pretrained
 
 Quantization = Literal["float32", "int8"]

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core.errors import EnvironmentFault, InputError
-from consistest.core.io import atomic_dir, atomic_write_json, guard_output_dir
+from consistest.core.io import atomic_dir, atomic_write_json
+from consistest.core.output_guards import guard_output_dir
 
 MARKER = "consistest_model.json"  # written last; an --out holding it is an earlier output
 

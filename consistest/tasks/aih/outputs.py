@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from consistest.core import log
-from consistest.core.io import atomic_dir, atomic_write_json, atomic_write_text, guard_output_dir
+from consistest.core.io import atomic_dir, atomic_write_json, atomic_write_text
+from consistest.core.output_guards import guard_output_dir
 from consistest.tasks.aih.human import agreement, export_for_judges, read_labels
 from consistest.tasks.aih.plots import (
     DELAY_FILE,

@@ -12,7 +12,8 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, atomic_write_jsonl, guard_output_file
+from consistest.core.io import atomic_write_json, atomic_write_jsonl
+from consistest.core.output_guards import guard_output_file
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.rundir import read_manifest
 from consistest.models.base import ChatModel

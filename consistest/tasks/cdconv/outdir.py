@@ -22,7 +22,8 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_write_json, guard_output_dir, guard_output_file, read_json
+from consistest.core.io import atomic_write_json, read_json
+from consistest.core.output_guards import guard_output_dir, guard_output_file
 from consistest.core.records import DialogueExample, content_hash
 from consistest.core.rundir import LOCK_FILE, run_lock
 

@@ -8,7 +8,8 @@ from typing import Any
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_dir, atomic_write_json, guard_output_dir
+from consistest.core.io import atomic_dir, atomic_write_json
+from consistest.core.output_guards import guard_output_dir
 from consistest.core.records import Sample
 from consistest.core.signature import make_signature
 from consistest.data.card import render_card

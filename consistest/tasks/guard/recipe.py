@@ -26,7 +26,8 @@ from typing import Any, Literal, get_args
 
 from consistest.core import log
 from consistest.core.errors import InputError
-from consistest.core.io import atomic_dir, atomic_write_json, atomic_write_jsonl, guard_output_dir
+from consistest.core.io import atomic_dir, atomic_write_json, atomic_write_jsonl
+from consistest.core.output_guards import guard_output_dir
 from consistest.core.records import content_hash
 from consistest.tasks.guard.data import anli_rows, decode_rows, snli_rows
 from consistest.tasks.guard.evaluate import GuardRow, evaluate_guard, parse_guard_rows, select_threshold
