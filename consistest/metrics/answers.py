@@ -75,41 +75,10 @@ from consistest.metrics.stances import clause_reading
 from consistest.metrics.topic_facts import topic_category
 from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_reading
 
-# 2: only after a question; subjects compared; "role" only when the reply is nothing but the
-# returned question; "of course not" is no; additions ("yes , i also have a cat") are no intra
-# 3: the reply's own clauses about someone else and partial "another value" readings ("yes , i like rock")
-# are no evidence; a value the fact rule contradicts outranks a consistent yes/no; "not" must follow the
-# yes word ("yes , not many" is yes); a WH turn without "?" is a question
-# 4: the scorer's reading of yes/no phrases (rules 3): a yes phrase is no only before a "not" that ends the
-# clause ("yes not many" is yes), punctuation inside a phrase is skipped ("not ... really"); the same
-# verdicts and guard pairs as qa:3 on every dev, test, DECODE-style, rct and synthetic dialogue we have
-# 5: the ``topic`` rule: what the other rules leave is read as a ConsisTest reply to the closest premise
-# 6: the ``topic`` rule reads only statements about the question's party (the bot, its wife, ...), sharing
-# more than a light word with it; no value from a negated statement, no agreement from a negated WH reply,
-# nothing for questions about the asker or hypothetical ones (a review's examples; dev unchanged at 75.0)
-# 7: role confusion after any user turn (:mod:`.roles`): ``echo``, the user's whole turn repeated word for
-# word; ``claim``, the user's statement claimed as the bot's (chosen on tests/data/dialogues' dev split)
-# 8: a review's examples: no echo of what the bot holds itself, of an opinion, or quoted to ask it back;
-# more greetings; ``claim`` reads the user's first-person statements only, never opinions, hearsay or
-# clauses about the listener ("i love that you volunteer")
-# 9: a second review's examples: ``claim`` only when the reply adds nothing of its own to an affirmative
-# statement of the user's that opens as it does ("my favorite band is queen" after "... the beatles" gives
-# its own value; "my brother plays ...", "we ...", "i'd love to ..." claim nothing)
-# 10: ``slot`` (:mod:`.self_facts`), after any user turn: another age or sex than the speaker's own (designed
-# on round 1 of tests/data/dialogues, now dev, and the other dev sets; 23 contradictions, no consistent turn)
-# and ``nli-pairs`` reads no reply part without a content word ("yes .", "i am ."): the guard's scores of such
-# hypotheses were noise (5 false alarms and no contradiction on round 1)
-# 11: a review's examples: ``slot`` reads only clauses that are the statement ("i feel like i'm 80" is none),
-# no age under 3 nor a number that ends an unpunctuated turn, no idioms ("a big boy"), no clash when one
-# statement agrees; ``claim`` no how-one-is-doing ("i'm doing great , thanks"); the guard reads no part of
-# either side without a content word beyond greetings and interjections ("cool !", "hi !")
-# 12: ``slot`` reads jobs too (the speaker's one job, another of another kind: "i'm a waitress" after "i am
-# a nurse"), and a yes/no answer spelled out ("yes ." to "are you a dentist ?"); designed on rounds 1-4 of
-# tests/data/dialogues (dev since round 5)
-# 13: a review's examples: no job of a skill, idiom, fan or pastime ("a good cook", "a backseat driver", "a
-# fan of singers", "a writer at heart"), none when the reply names the speaker's own job too, one job said
-# two ways is one; a yes is spelled out only when it is nothing more ("yes , i was ." is not "i am ..."),
-# which ages read too ("yes ." to "are you 30 ?" after "i'm 25")
+# 2-13 (CHANGELOG.md has each in full): only after a question, subjects compared (2); the reply's own
+# clauses, a value the fact rule contradicts outranking a consistent yes/no (3); the scorer's reading of
+# yes/no phrases (4); the ``topic`` rule (5) and its review (6); role confusion ``echo`` and ``claim`` (7)
+# and two reviews (8, 9); ``slot``: another age or sex (10), its review (11), jobs (12) and their review (13)
 # 14-19 (CHANGELOG.md has each in full): ``copy`` and a one-word ``claim`` (14), ``self-negation`` (15),
 # ``self-slot`` (16), a review of both (17: word for word in order; no added or side job), ``copy`` of earlier
 # user turns (18) and a review of it (19: only what the user said of themselves, not what the bot agreed
