@@ -280,10 +280,13 @@ def _unlike_fact(question: str, fact: str, parts: list[str]) -> bool:
     fact "i work at a school"). A fact that adds no word ("i've never had a steady relationship") says
     nothing of it."""
     own = content_stems(fact) - content_stems(question)
-    have = frozenset().union(*(content_stems(c) for c in parts))
-    return bool(own) and not own & have
+    return bool(own) and not own & _said_stems(parts)
 
 
 def _shares_content(question: str, fact: str, parts: list[str]) -> bool:
-    have = frozenset().union(*(content_stems(c) for c in parts))
-    return bool(have & (content_stems(question) | content_stems(fact)))
+    return bool(_said_stems(parts) & (content_stems(question) | content_stems(fact)))
+
+
+def _said_stems(parts: list[str]) -> frozenset[str]:
+    """The content stems of a reply's clauses, all together."""
+    return frozenset().union(*(content_stems(c) for c in parts))
