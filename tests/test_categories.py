@@ -281,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:12|" in res.summary["signature"]
+    assert "|cat:13|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -356,6 +356,9 @@ def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, 
         # cat:12: another value than the question's and the fact's (plus-17) is a wrong value
         (sample("do you work at a bar ?", "no", "yn", "i work at a school ."), "i work at a small cafe .",
          "other_value_unlike_fact", "history"),
+        # cat:13: a clause denying a part of the fact the question does not ask about (plus-19)
+        (sample("do you like the treadmill ?", "yes", "yn", "i like the treadmill and rowing machine ."),
+         "i love the treadmill , but i'm not a fan of the rowing machine .", "denies_fact_part", "history"),
     ],
 )  # fmt: skip
 def test_what_plus_reads_as_wrong_is_placed_without_nli(

@@ -101,8 +101,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 37: ``plus-16`` (the self-negation rule reads "i hate school but i love it")
 # 38: ``plus-17`` and ``cat:12`` (another value than the question's and the fact's is 0, history)
 # 39: ``plus-18`` (a number's place needs a number; every age or sex clash read)
-ANSWERS_VERSION = 39
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 18, 2, 12), (
+# 40: ``plus-19`` and ``cat:13`` (a looser modifier is no other value; a clause denying another part of the
+# fact is 0, history)
+ANSWERS_VERSION = 40
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 19, 2, 13), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

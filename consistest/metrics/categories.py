@@ -84,7 +84,8 @@ __all__ = [
 # 10: a candidate's, reverted (unused)
 # 11: a Y/N reply plus-15 reads as contradicting itself (``contradicts_itself``) is intra
 # 12: a Y/N reply plus-17 reads as another value than the question's and the fact's is history
-CATEGORIES_VERSION = 12
+# 13: a Y/N reply plus-19 reads as denying a part of the fact (``denies_fact_part``) is history
+CATEGORIES_VERSION = 13
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}

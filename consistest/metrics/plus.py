@@ -90,7 +90,12 @@ __all__ = [
 # 18: a number's place holds another value only when it holds a number ("i have a few dogs" for the fact "i
 #     have three dogs" is no other value); self-contradiction reads every age or sex clash, not only a first
 #     clash that is two jobs; "meds" reads "medications" (designed on the sets before test18)
-PLUS_VERSION = 18
+# 19: a Y/N reply that says the question's proposition in full and puts a looser word in place of a modifier
+#     the fact adds ("a wide range of instruments" for "several instruments") is read by the question, not as
+#     another value, unless the word is a number, the question's or a degree for a degree; a clause of the
+#     bot's own that negates a part of the fact the question does not ask about ("but i'm not a fan of the
+#     rowing machine") is 0 (designed on the sets before test19)
+PLUS_VERSION = 19
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau"]  # fmt: skip

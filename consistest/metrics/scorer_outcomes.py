@@ -17,6 +17,7 @@ RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only", "long_part_disag
 HISTORY_OUTCOMES = {
     "claims_aspired": "says it already is what the question or the fact only wishes it to be",  # plus-11
     "other_value_unlike_fact": "another value than the question's, and not the fact's either",  # plus-17
+    "denies_fact_part": "it denies a part of the fact the question does not ask about",  # plus-19
 }
 # plus's outcomes that are self-contradictions by the rules' reading, and why
 SELF_CONTRADICTIONS = {

@@ -7,6 +7,7 @@ in somalia" for "i was born in kenya"), or says nothing about it. Pure token rul
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from consistest.metrics.propositions import (
     ARTICLES,
@@ -26,6 +27,15 @@ from consistest.metrics.propositions import (
 from consistest.metrics.words import GENERIC, PRONOUNS, is_negation
 
 
+class Swap(NamedTuple):
+    """Another word in a key word's place: the key word, the word there, and whether the key word stands
+    right before a content word, as a modifier does ("several" in "several instruments")."""
+
+    gone: str
+    put: str
+    modifier: bool
+
+
 @dataclass(frozen=True)
 class ClauseReading:
     """A clause's stance on some keys and whether it rests on all of them (``full``: every key word said,
@@ -34,6 +44,7 @@ class ClauseReading:
     stance: Stance
     full: bool
     hits: int = 0  # key words said (verb and value)
+    swap: Swap | None = None  # for ``other`` in a key word's place
 
 
 def clause_stance(keys: Keys, clause: str, min_share: float = 0.0, min_swap: float = 0.0) -> Stance | None:
@@ -61,14 +72,15 @@ def clause_reading(
     said = len(hits) + verb_hit
     if len(hits) == len(keys.value) and said:
         return ClauseReading("no" if flipped else "yes", True, said)
-    if said and share >= min_swap and substituted(keys, words, stems) is not None:
+    swap = swapped(keys, words, stems) if said and share >= min_swap else None
+    if swap is not None:
         if flipped or keys.negated:
             return None  # "i don't drink cola" beside "i don't drink soda": no other value
         # Full evidence: one key word replaced, all others said ("i drive a nissan altima" for "... nissan
         # pathfinder"); not "watching the game" for "watch nhl hockey", nor a light verb alone as anchor
         # ("i have a german shepherd" to "do you have a dog ?").
         full = len(hits) == len(keys.value) - 1 and (bool(hits) or keys.verb not in LIGHT_VERBS)
-        return ClauseReading("other", full, said)
+        return ClauseReading("other", full, said, swap)
     if hits and share >= min_share:
         return ClauseReading("no" if flipped else "yes", False, said)
     if (
@@ -119,6 +131,12 @@ def match_stem(word: str, keys: Keys) -> str | None:
 def substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple[str, str] | None:
     """(missing word, the word in its place) when a missing value word's place, next to a word both share
     and behind the same function words ("born in _", "five _", "drive a _"), holds another content word."""
+    got = swapped(keys, words, stems)
+    return None if got is None else (got.gone, got.put)
+
+
+def swapped(keys: Keys, words: list[str], stems: list[str | None]) -> Swap | None:
+    """:func:`substituted`, saying too whether the missing word stands before its anchor."""
     ref = [match_stem(w, keys) for w in keys.words]
     for i, s in enumerate(ref):
         if s is None or s not in keys.value or s in stems or keys.words[i] in GENERIC:
@@ -144,7 +162,8 @@ def substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple[
             if found and keys.words[i].isdigit() and not words[m].isdigit():
                 continue  # a number's place holds another number or no value ("a few dogs" for "three dogs")
             if tuple(got) == gap and found and not _split_compound(words, m, step, keys.words[i]):
-                return keys.words[i], words[m]  # the same frame ("born in _"), another word in the place
+                modifier = i + 1 < len(keys.words) and is_content(keys.words[i + 1])
+                return Swap(keys.words[i], words[m], modifier)  # the same frame ("born in _"), another word
     return None
 
 

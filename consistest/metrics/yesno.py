@@ -12,7 +12,10 @@ fact "i have five sons"; a fact is one statement per clause, and "and i ..." ope
 otherwise the reply's stance on the question's proposition decides ("i own a yacht" -> yes, "i've never
 owned one" -> no, "i was born in somalia" to "were you born in kenya ?" -> no), but another value than the
 question's that shares none of the words the fact adds to the question is not the fact's either ("i work at
-a cafe" to "do you work at a bar ?", fact "i work at a school"): it contradicts the fact (0, plus-17);
+a cafe" to "do you work at a bar ?", fact "i work at a school"): it contradicts the fact (0, plus-17); a
+looser word in place of a modifier the fact adds is no other value when the question is said in full ("a
+wide range of instruments" for "several instruments"), and a clause that denies another part of the fact
+gives 0 (plus-19; these readings of what the fact adds live in :mod:`.fact_beyond`);
 clauses that disagree with each other give 0 (the guidelines: any disagreement), and so does a reply that
 restates the fact in one clause and says the question's proposition the other way in another; a reply that
 shares no content word with question or fact is off-topic (0). What none of this decides is left to NLI.
@@ -21,15 +24,21 @@ shares no content word with question or fact is off-topic (0). What none of this
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from consistest.metrics.fact_beyond import (
+    denies_fact_part,
+    loose_swap,
+    says_question_too,
+    shares_content,
+    unlike_fact,
+)
 from consistest.metrics.propositions import (
     Keys,
     Stance,
     clauses,
-    content_stems,
     is_content,
     lex,
     proposition,
@@ -144,19 +153,24 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     on_fact = [fact_reading(fact, c) for c in parts]
     if standalone and _says_both(parts, on_fact, on_q, truth):
         return Reading("conflicting", wrong_anyway=True)
-    if truth == "no" and _says_question_too(question, fact, parts, on_fact, on_q):
+    if truth == "no" and says_question_too(question, fact, parts, on_fact, on_q):
         return _reading("question", "yes", truth)
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
         got = _combine([r.stance for r in readings if r is not None and r.full is full])
         if got == "conflict":
             return Reading("conflicting", wrong_anyway=True)
+        if got == "other" and source == "fact" and full and loose_swap(question, readings, on_q):
+            continue  # plus-19
         if got is not None:
             unlike = source == "question" and got == "other" and truth == "no"
-            if unlike and _unlike_fact(question, fact, parts):
+            if unlike and unlike_fact(question, fact, parts):
                 return Reading("other_value_unlike_fact", wrong_anyway=True)  # plus-17
-            return _reading(source, got, truth)
-    if standalone and fact.strip() and not _shares_content(question, fact, parts):
+            reading = _reading(source, got, truth)
+            if standalone and reading.score(truth) == 1.0 and denies_fact_part(question, fact, parts):
+                return Reading("denies_fact_part", wrong_anyway=True)  # plus-19
+            return reading
+    if standalone and fact.strip() and not shares_content(question, fact, parts):
         return Reading("off_topic", wrong_anyway=True)
     return Reading("undecided")
 
@@ -221,30 +235,6 @@ def _says_both(
     return False
 
 
-def _full_yes(r: ClauseReading | None) -> bool:
-    return r is not None and r.full and r.stance == "yes"
-
-
-def _says_question_too(
-    question: str,
-    fact: str,
-    parts: list[str],
-    on_fact: list[ClauseReading | None],
-    on_q: list[ClauseReading | None],
-) -> bool:
-    """plus-12: a clause that says the fact and the question's proposition in full, with a word of the
-    question the fact lacks ("i moved to this country a long time ago", fact "i recently moved to this
-    country"): when the truth is no, that word is what makes it false. Not the fact's own words that hold the
-    question's ("no , i have blonde hair and blue eyes" to "do you have blue hair ?")."""
-    if not on_q:
-        return False  # no proposition read from the question
-    beyond = content_stems(question) - content_stems(fact)
-    return any(
-        _full_yes(f) and _full_yes(q) and bool(beyond & content_stems(c))
-        for c, f, q in zip(parts, on_fact, on_q, strict=True)
-    )
-
-
 def _reading(source: str, stance: Stance, truth: Polarity) -> Reading:
     if source == "fact":
         if stance == "other":
@@ -261,7 +251,7 @@ def fact_reading(fact: str, clause: str) -> ClauseReading | None:
     before no before another value. One shared word is partial evidence however short the fact ("i prefer
     red to yellow" to the fact "my favorite color is yellow")."""
     got = [r for k in fact_keys(fact) if (r := clause_reading(k, clause, FACT_SHARE, FACT_SHARE)) is not None]
-    got = [r if r.hits > 1 else ClauseReading(r.stance, False, r.hits) for r in got]
+    got = [r if r.hits > 1 else replace(r, full=False) for r in got]
     return min(got, key=lambda r: (not r.full, ("yes", "no", "other").index(r.stance)), default=None)
 
 
@@ -272,21 +262,3 @@ def _combine(stances: list[Stance]) -> Stance | Literal["conflict"] | None:
     if {"yes", "no"} <= got:
         return "conflict"
     return next((s for s in ("yes", "no", "other") if s in got), None)
-
-
-def _unlike_fact(question: str, fact: str, parts: list[str]) -> bool:
-    """plus-17: the reply shares none of the content words the fact has beyond the question's, so another
-    value it gives in the question's place is not the fact's ("i work at a pub" to "do you work at a bar ?",
-    fact "i work at a school"). A fact that adds no word ("i've never had a steady relationship") says
-    nothing of it."""
-    own = content_stems(fact) - content_stems(question)
-    return bool(own) and not own & _said_stems(parts)
-
-
-def _shares_content(question: str, fact: str, parts: list[str]) -> bool:
-    return bool(_said_stems(parts) & (content_stems(question) | content_stems(fact)))
-
-
-def _said_stems(parts: list[str]) -> frozenset[str]:
-    """The content stems of a reply's clauses, all together."""
-    return frozenset().union(*(content_stems(c) for c in parts))
