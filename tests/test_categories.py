@@ -281,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:13|" in res.summary["signature"]
+    assert "|cat:14|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -359,6 +359,11 @@ def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, 
         # cat:13: a clause denying a part of the fact the question does not ask about (plus-19)
         (sample("do you like the treadmill ?", "yes", "yn", "i like the treadmill and rowing machine ."),
          "i love the treadmill , but i'm not a fan of the rowing machine .", "denies_fact_part", "history"),
+        # cat:14: a member of the asked kind the fact does not name (plus-20), or one named when truth is no
+        (sample("do you have a pet ?", "yes", "yn", "i've a pet turtle ."), "i have a dog , he is fluffy .",
+         "other_member_than_fact", "history"),
+        (sample("do you have pets ?", "no", "yn", "i don't have pets ."), "i have a dog , he is fluffy .",
+         "kind_member", "history"),
     ],
 )  # fmt: skip
 def test_what_plus_reads_as_wrong_is_placed_without_nli(

@@ -85,7 +85,9 @@ __all__ = [
 # 11: a Y/N reply plus-15 reads as contradicting itself (``contradicts_itself``) is intra
 # 12: a Y/N reply plus-17 reads as another value than the question's and the fact's is history
 # 13: a Y/N reply plus-19 reads as denying a part of the fact (``denies_fact_part``) is history
-CATEGORIES_VERSION = 13
+# 14: a Y/N reply plus-20 reads as naming a member of the asked kind is read as saying yes (``kind_member``),
+#     and one naming a member the fact does not (``other_member_than_fact``) is history
+CATEGORIES_VERSION = 14
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}

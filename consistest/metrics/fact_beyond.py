@@ -1,17 +1,34 @@
 """What a Y/N reply says of the words a fact adds to its question, for :mod:`.yesno`: the question said too
 where the fact rules it out (plus-12), another value that is not the fact's either (plus-17), a looser word
-in a modifier's place (plus-19) and a clause denying another part of the fact (plus-19). Pure token rules,
-versioned with ``PLUS_VERSION``."""
+in a modifier's place (plus-19), a clause denying another part of the fact (plus-19) and members named for
+the kind the question asks about (plus-20). Pure token rules, versioned with ``PLUS_VERSION``."""
 
 from __future__ import annotations
 
-from consistest.metrics.propositions import LIGHT_VERBS, content_stems, is_negated, lex, stem, words_of
+from typing import Literal
+
+from consistest.metrics.kinds import kind_reading
+from consistest.metrics.propositions import (
+    ARTICLES,
+    LIGHT_VERBS,
+    Keys,
+    content_stems,
+    is_adverb,
+    is_content,
+    is_negated,
+    lex,
+    stem,
+    verb_stem,
+    words_of,
+)
 from consistest.metrics.stances import ClauseReading
 
 # plus-19: degree words, which stand for each other's place as numbers do; relative pronouns, which end a
 # negation's reach
 _DEGREES = lex("little lot lots more less few many much several some")
 _RELATIVE = lex("who which that whom whose where")
+# plus-20: words that may open a clause before its subject ("and i have a sister")
+_OPENERS = lex("and but so also plus then")
 
 
 def full_yes(r: ClauseReading | None) -> bool:
@@ -99,3 +116,30 @@ def shares_content(question: str, fact: str, parts: list[str]) -> bool:
 def _said_stems(parts: list[str]) -> frozenset[str]:
     """The content stems of a reply's clauses, all together."""
     return frozenset().union(*(content_stems(c) for c in parts))
+
+
+def member_reading(keys: Keys, fact: str, parts: list[str]) -> Literal["yes", "other"] | None:
+    """plus-20: the reply's reading as members of the kind the question asks about (:mod:`.kinds`): the
+    objects of the question's verb in the bot's own unnegated clauses, and every content word those say."""
+    if keys.verb is None:
+        return None
+    objects = [o for c in parts if (o := _object_of(keys.verb, words_of(c))) is not None]
+    said = frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c))))
+    return kind_reading(keys, fact, objects, said)
+
+
+def _object_of(verb: str, words: list[str]) -> str | None:
+    """The stem of the first content word after ``verb`` in an own, unnegated clause ("i have a dog" ->
+    "dog"), past articles, numbers, quantities and adverbs; None where there is none."""
+    while words[:1] and words[0] in _OPENERS:
+        words = words[1:]
+    if words[:1] != ["i"] or is_negated(words):
+        return None
+    k = next((k for k, w in enumerate(words) if verb_stem(w) == verb), None)
+    if k is None:
+        return None
+    for w in words[k + 1 :]:
+        if w in ARTICLES or w in _DEGREES or w.isdigit() or is_adverb(w):
+            continue
+        return stem(w) if is_content(w) else None
+    return None

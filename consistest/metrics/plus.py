@@ -95,7 +95,11 @@ __all__ = [
 #     another value, unless the word is a number, the question's or a degree for a degree; a clause of the
 #     bot's own that negates a part of the fact the question does not ask about ("but i'm not a fan of the
 #     rowing machine") is 0 (designed on the sets before test19)
-PLUS_VERSION = 19
+# 20: a member named where the question asks about its kind says yes ("i have a dog" to "do you have any pets
+#     ?"), unless the fact names other members and none of the reply's, or counts those it names and the reply
+#     names one more ("i have a dog and a cat", fact "i have two dogs"): 0 (the kinds lexicon in
+#     ``metrics/kinds.py``; designed on the sets before test20)
+PLUS_VERSION = 20
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau"]  # fmt: skip

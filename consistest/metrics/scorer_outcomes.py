@@ -10,7 +10,7 @@ NO_TRUTH = Outcome.NO_TRUTH.value  # a trigger turn without truth ("ok ."): cate
 WRONG_SHORT = frozenset({"wrong_yes_no", "wrong_short_form"})
 ANOTHER_VALUE = "another_value"  # plus's outcome for a number swapped in the truth's frame
 # plus's reading of a Y/N reply as the question's proposition, said or negated
-STANCES = {"restates_question": "yes", "negates_question": "no"}
+STANCES = {"restates_question": "yes", "negates_question": "no", "kind_member": "yes"}  # kind_member: plus-20
 # a right yes/no word; ``long_part_disagrees`` is plus's 0 for one whose long part says otherwise
 RIGHT_SHORT = frozenset({"correct_short_answer", "yes_no_only", "long_part_disagrees"})
 # plus's outcomes that file a reply as history, and why
@@ -18,6 +18,7 @@ HISTORY_OUTCOMES = {
     "claims_aspired": "says it already is what the question or the fact only wishes it to be",  # plus-11
     "other_value_unlike_fact": "another value than the question's, and not the fact's either",  # plus-17
     "denies_fact_part": "it denies a part of the fact the question does not ask about",  # plus-19
+    "other_member_than_fact": "it names a member of the asked kind the fact does not",  # plus-20
 }
 # plus's outcomes that are self-contradictions by the rules' reading, and why
 SELF_CONTRADICTIONS = {

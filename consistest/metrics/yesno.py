@@ -31,6 +31,7 @@ from typing import Literal
 from consistest.metrics.fact_beyond import (
     denies_fact_part,
     loose_swap,
+    member_reading,
     says_question_too,
     shares_content,
     unlike_fact,
@@ -155,8 +156,13 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
         return Reading("conflicting", wrong_anyway=True)
     if truth == "no" and says_question_too(question, fact, parts, on_fact, on_q):
         return _reading("question", "yes", truth)
+    kind = member_reading(question_keys(prop), fact, parts) if standalone and prop is not None else None
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
+        if kind is not None and not full:  # plus-20: a member named for its kind outranks partial readings
+            if kind == "other":
+                return Reading("other_member_than_fact", wrong_anyway=True)
+            return Reading("kind_member", "yes")
         got = _combine([r.stance for r in readings if r is not None and r.full is full])
         if got == "conflict":
             return Reading("conflicting", wrong_anyway=True)
