@@ -136,7 +136,7 @@ def substituted(keys: Keys, words: list[str], stems: list[str | None]) -> tuple[
 
 
 def swapped(keys: Keys, words: list[str], stems: list[str | None]) -> Swap | None:
-    """:func:`substituted`, saying too whether the missing word stands before its anchor."""
+    """:func:`substituted`, saying too whether the missing word is a modifier (before a content word)."""
     ref = [match_stem(w, keys) for w in keys.words]
     for i, s in enumerate(ref):
         if s is None or s not in keys.value or s in stems or keys.words[i] in GENERIC:
