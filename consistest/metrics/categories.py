@@ -66,27 +66,19 @@ __all__ = [
     "returned_question",
 ]
 
-# Bump when a rule or word list changes a category; it goes into the signature as ``cat:<n>``.
-# 2: wrong values and polarities found by rules (wrong_values.py) are history/intra whatever NLI says;
-#    ``not_judged`` (was ``undecided``) for every reply only NLI could place, generic ones included.
-# 3: a reply ``--method plus`` scores as ``another_value`` ("about once a year" for "twice a year") is history
-# 4: a Y/N reply plus reads as the question's proposition the other way is history ("i'm a native of alaska"
-#    to "do you live in alaska ?", truth no); WH questions restated as frames ("i follow T" for "what
-#    religion do you follow ?", "my dog is T" for "what color is your dog ?", "when was your birthday ?")
-# 5: no manner or place adverb is a value in the question's own frames ("i drive carefully"); no frame for a
-#    "your X" that is no noun ("when was your son born ?") or "which one"; irregular pasts ("i drove")
-# 6, 7: a candidate's, reverted (unused)
-# 8: a right yes/no word whose long part plus reads the other way (``long_part_disagrees``) is checked as a
-#    right short answer (intra); a reply claiming to be what the fact only wishes (``claims_aspired``,
-#    plus-11) is history
-# 9: a reply plus reads as the question's proposition the other way (history) is not made intra by NLI's
-#    reading of two of its clauses
-# 10: a candidate's, reverted (unused)
-# 11: a Y/N reply plus-15 reads as contradicting itself (``contradicts_itself``) is intra
-# 12: a Y/N reply plus-17 reads as another value than the question's and the fact's is history
-# 13: a Y/N reply plus-19 reads as denying a part of the fact (``denies_fact_part``) is history
-# 14: a Y/N reply plus-20 reads as naming a member of the asked kind is read as saying yes (``kind_member``),
-#     and one naming a member the fact does not (``other_member_than_fact``) is history
+# Bump when a rule or word list changes a category; it goes into the signature as ``cat:<n>``. One line per
+# version here; CHANGELOG.md has each in full.
+# 2: rule-found wrong values and polarities decide before NLI; ``not_judged`` for what only NLI could place
+# 3: plus's ``another_value`` ("about once a year" for "twice a year") is history
+# 4: plus's question read the other way is history; WH questions restated as frames ("i follow T")
+# 5: no manner or place adverb is a value ("i drive carefully"); no frame for a "your X" that is no noun
+# 6, 7, 10: candidates', reverted (unused)
+# 8: ``long_part_disagrees`` is checked as a right short answer (intra); ``claims_aspired`` is history
+# 9: plus's question read the other way outranks NLI's reading of two clauses
+# 11: ``contradicts_itself`` (plus-15) is intra
+# 12: ``other_value_unlike_fact`` (plus-17) is history
+# 13: ``denies_fact_part`` (plus-19) is history
+# 14: ``kind_member`` (plus-20) reads as the question said yes; ``other_member_than_fact`` is history
 CATEGORIES_VERSION = 14
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
