@@ -15,7 +15,9 @@ question's that shares none of the words the fact adds to the question is not th
 a cafe" to "do you work at a bar ?", fact "i work at a school"): it contradicts the fact (0, plus-17); a
 looser word in place of a modifier the fact adds is no other value when the question is said in full ("a
 wide range of instruments" for "several instruments"), and a clause that denies another part of the fact
-gives 0 (plus-19; these readings of what the fact adds live in :mod:`.fact_beyond`);
+gives 0 (plus-19; these readings of what the fact adds live in :mod:`.fact_beyond`); a member named where
+the question asks about its kind ("i have a dog" to "do you have any pets ?") says yes, unless the fact names
+other members (plus-20, :mod:`.kinds`), and outranks readings that rest on part of the words;
 clauses that disagree with each other give 0 (the guidelines: any disagreement), and so does a reply that
 restates the fact in one clause and says the question's proposition the other way in another; a reply that
 shares no content word with question or fact is off-topic (0). What none of this decides is left to NLI.
