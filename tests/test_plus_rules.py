@@ -168,7 +168,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you own a yacht ?", "yes", "yn", "i'm not sure", {"decide": "entailment"}, 0.0, 1.0),
         ("do you drive a mercedes ?", "no", "yn", "i drive a nissan pathfinder", {"decide": "neutral"},
          1.0, 0.0),
-        # plus-20: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
+        # plus-21: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
         ("were you born in kenya ?", "no", "yn", "i was born in somalia", {"decide": "neutral"}, 0.0, 0.0),
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan pathfinder",
          {"guard": "neutral", "long": "entailment"}, 1.0, 1.0),
@@ -183,7 +183,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you believe in god ?", "no", "yn",
          "i do not believe in god . i am a christian , and i am not a christian .", {}, 0.0, 1.0),
         ("are you 30 ?", "yes", "yn", "yes , i'm 30 . i'm a 32 year old .", {}, 0.0, 1.0),
-        # plus-20: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
+        # plus-21: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
         ("do you hate school ?", "yes", "yn", "i hate school but i love it so much !",
          {"decide": "entailment"}, 0.0, 1.0),
         ("do you hate school ?", "yes", "yn", "i hate school . i hate homework , i love it .",
@@ -257,11 +257,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-20"), ("plus", ("extras",), "plus-20[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-20[function-words+yn-long]"),
-     ("plus", (), "plus-20[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-20"),
-     ("plus", RULES, "plus-20[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-21"), ("plus", ("extras",), "plus-21[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-21[function-words+yn-long]"),
+     ("plus", (), "plus-21[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-21"),
+     ("plus", RULES, "plus-21[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -104,8 +104,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 40: ``plus-19`` and ``cat:13`` (a looser modifier is no other value; a clause denying another part of the
 # fact is 0, history)
 # 41: ``plus-20`` and ``cat:14`` (a member named for the asked kind; another member than the fact's is 0)
-ANSWERS_VERSION = 41
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 20, 2, 14), (
+# 42: ``plus-21`` (the holder rule, WH only)
+ANSWERS_VERSION = 42
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 21, 2, 14), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

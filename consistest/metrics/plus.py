@@ -36,6 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, get_args
 
 from consistest.metrics.evidence import wh_restates, yn_restates
+from consistest.metrics.holders import gives_own
 from consistest.metrics.rules import (
     Need,
     _phrase_at,
@@ -99,10 +100,13 @@ __all__ = [
 #     ?"), unless the fact names other members and none of the reply's, or counts those it names and the reply
 #     names one more ("i have a dog and a cat", fact "i have two dogs"): 0 (the kinds lexicon in
 #     ``metrics/kinds.py``; designed on the sets before test20)
-PLUS_VERSION = 20
+# 21: the ``holder`` rule: a WH reply that gives the truth as the bot's own where the question asks it of
+#     someone else ("i'm from italy" to "where is your spouse from ?") is at most 0.5 (``metrics/holders.py``;
+#     designed on the sets before test21)
+PLUS_VERSION = 21
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
-               "veto-tau"]  # fmt: skip
+               "veto-tau", "holder"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
 OPT_IN: tuple[Rule, ...] = ("paraphrase",)  # available, not in the default set
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if r not in OPT_IN)
@@ -229,6 +233,8 @@ def _judge_wh(
     asks: tuple[Ask, ...] = ("guard",) if score > 0 and not full else ()
     if "paraphrase" in rules and score == 0 and _may_paraphrase(question, truth, cleaned, support):
         asks += ("credit",)
+    if "holder" in rules and score > 0 and gives_own(question, cleaned, best):
+        return PlusVerdict("wrong_holder", score, cleaned, asks, capped=True)  # plus-21
     capped = bool(extras)
     return PlusVerdict("extra_values" if capped else "keyword_recall", score, cleaned, asks, capped=capped)
 
