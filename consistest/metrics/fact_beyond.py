@@ -119,8 +119,9 @@ def _said_stems(parts: list[str]) -> frozenset[str]:
 
 
 def member_reading(keys: Keys, fact: str, parts: list[str]) -> Literal["yes", "other"] | None:
-    """plus-20: the reply's reading as members of the kind the question asks about (:mod:`.kinds`): the
-    objects of the question's verb in the bot's own unnegated clauses, and every content word those say."""
+    """plus-20: the reply's reading as members of the kind the question asks about (:mod:`.kinds`), from the
+    objects of the question's verb in the bot's own unnegated clauses and the content words of all its
+    unnegated clauses (a member named anywhere counts: "i have a dog ... she loves my cat")."""
     if keys.verb is None:
         return None
     objects = [o for c in parts if (o := _object_of(keys.verb, words_of(c))) is not None]
