@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from consistest.metrics.kinds import kind_reading
+from consistest.metrics.kinds import asked_kind, kind_reading
 from consistest.metrics.propositions import (
     ARTICLES,
     LIGHT_VERBS,
@@ -22,6 +22,7 @@ from consistest.metrics.propositions import (
     words_of,
 )
 from consistest.metrics.stances import ClauseReading
+from consistest.metrics.words import is_negation
 
 # plus-19: degree words, which stand for each other's place as numbers do; relative pronouns, which end a
 # negation's reach
@@ -96,7 +97,7 @@ def denies_fact_part(question: str, fact: str, parts: list[str]) -> bool:
         words = words_of(c)
         if words[:1] != ["i"]:
             continue
-        neg = next((k for k, w in enumerate(words) if is_negated([w])), None)
+        neg = next((k for k, w in enumerate(words) if is_negation(w)), None)
         if neg is None:
             continue
         scope = []
@@ -122,8 +123,8 @@ def member_reading(keys: Keys, fact: str, parts: list[str]) -> Literal["yes", "o
     """plus-20: the reply's reading as members of the kind the question asks about (:mod:`.kinds`), from the
     objects of the question's verb in the bot's own unnegated clauses and the content words of all its
     unnegated clauses (a member named anywhere counts: "i have a dog ... she loves my cat")."""
-    if keys.verb is None:
-        return None
+    if keys.verb is None or asked_kind(keys) is None:
+        return None  # cheap first: most questions ask about no kind
     objects = [o for c in parts if (o := _object_of(keys.verb, words_of(c))) is not None]
     said = frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c))))
     return kind_reading(keys, fact, objects, said)

@@ -24,6 +24,11 @@ KINDS: dict[str, frozenset[str]] = {
 }
 
 
+def asked_kind(keys: Keys) -> frozenset[str] | None:
+    """The members of the kind a question's one value word names ("do you have any pets ?"), or None."""
+    return KINDS.get(keys.value[0]) if len(keys.value) == 1 else None
+
+
 def kind_reading(
     keys: Keys, fact: str, objects: list[str], said: frozenset[str]
 ) -> Literal["yes", "other"] | None:
@@ -32,10 +37,8 @@ def kind_reading(
     ``other`` when the reply (its content stems, ``said``) names none of the fact's members ("i have a dog",
     fact "i have a pet turtle"), or one more while the fact counts those it names, so names all there are ("i
     have a dog and a cat", fact "i have two dogs"; not "my brother is older than me"); None otherwise."""
-    if len(keys.value) != 1 or keys.value[0] not in KINDS:
-        return None
-    members = KINDS[keys.value[0]]
-    if not any(o in members for o in objects):
+    members = asked_kind(keys)
+    if members is None or not any(o in members for o in objects):
         return None
     named = content_stems(fact) & members
     if not named:
