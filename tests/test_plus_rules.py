@@ -67,6 +67,18 @@ def test_truth_keywords_without_question_words(truth: str, question: str, keywor
         ("my family is from india , and my dad is from nepal", ["india"], "i am from india", ["nepal"]),
         ("i work in a bakery in town", ["bakery"], "i work in a bakery", []),  # "in town" is another frame
         ("i play with my cat and make her happy", ["cat"], "i play with my cat", []),  # "make her": a verb
+        # plus-22: a value listed before the truth's own article
+        ("i'm a historian and a librarian .", ["librarian"], "i am a librarian", ["historian"]),
+        ("i'm a librarian and i love it", ["librarian"], "i am a librarian", []),
+        # plus-22: another value after the reply's own frame of the truth, said again
+        ("i love classical music , i love jazz", ["classical"], "i like classical music", ["jazz"]),
+        ("i'm a huge fan of hockey , but i'm a huge fan of soccer", ["hockey"], "", ["soccer"]),
+        ("i am learning spanish in school , i am learning french", ["spanish"], "", ["french"]),
+        ("i'm a plumber . i'm a skilled tradesman", ["plumber"], "i'm a plumber", []),  # "i'm a": no frame
+        ("i love chocolate and i love eating it", ["chocolate"], "", []),  # an activity, not a value
+        ("i love to play with my dollies . i like to play with my dolls", ["doll"], "", []),  # respelled
+        ("i've got a nissan pathfinder . i've got a bit of a car", ["nissan", "pathfinder"], "", []),
+        ("i love rock music , i love rock", ["rock"], "", []),  # the truth again
     ],
 )
 def test_extra_values(cleaned: str, truth: list[str], support: str, extras: list[str]) -> None:
@@ -168,7 +180,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you own a yacht ?", "yes", "yn", "i'm not sure", {"decide": "entailment"}, 0.0, 1.0),
         ("do you drive a mercedes ?", "no", "yn", "i drive a nissan pathfinder", {"decide": "neutral"},
          1.0, 0.0),
-        # plus-21: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
+        # plus-22: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
         ("were you born in kenya ?", "no", "yn", "i was born in somalia", {"decide": "neutral"}, 0.0, 0.0),
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan pathfinder",
          {"guard": "neutral", "long": "entailment"}, 1.0, 1.0),
@@ -183,7 +195,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you believe in god ?", "no", "yn",
          "i do not believe in god . i am a christian , and i am not a christian .", {}, 0.0, 1.0),
         ("are you 30 ?", "yes", "yn", "yes , i'm 30 . i'm a 32 year old .", {}, 0.0, 1.0),
-        # plus-21: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
+        # plus-22: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
         ("do you hate school ?", "yes", "yn", "i hate school but i love it so much !",
          {"decide": "entailment"}, 0.0, 1.0),
         ("do you hate school ?", "yes", "yn", "i hate school . i hate homework , i love it .",
@@ -257,11 +269,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-21"), ("plus", ("extras",), "plus-21[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-21[function-words+yn-long]"),
-     ("plus", (), "plus-21[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-21"),
-     ("plus", RULES, "plus-21[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-22"), ("plus", ("extras",), "plus-22[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-22[function-words+yn-long]"),
+     ("plus", (), "plus-22[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-22"),
+     ("plus", RULES, "plus-22[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -105,8 +105,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # fact is 0, history)
 # 41: ``plus-20`` and ``cat:14`` (a member named for the asked kind; another member than the fact's is 0)
 # 42: ``plus-21`` (the holder rule, WH only)
-ANSWERS_VERSION = 42
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 21, 2, 14), (
+# 43: ``plus-22`` and ``cat:15`` (WH extras after the truth's article or frame; a partner of the other sex)
+ANSWERS_VERSION = 43
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 22, 2, 15), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

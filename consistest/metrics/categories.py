@@ -76,10 +76,10 @@ __all__ = [
 # 8: ``long_part_disagrees`` is checked as a right short answer (intra); ``claims_aspired`` is history
 # 9: plus's question read the other way outranks NLI's reading of two clauses
 # 11: ``contradicts_itself`` (plus-15) is intra
-# 12: ``other_value_unlike_fact`` (plus-17) is history
-# 13: ``denies_fact_part`` (plus-19) is history
+# 12, 13: ``other_value_unlike_fact`` (plus-17), ``denies_fact_part`` (plus-19) are history
 # 14: ``kind_member`` (plus-20) reads as the question said yes; ``other_member_than_fact`` is history
-CATEGORIES_VERSION = 14
+# 15: ``other_partner`` (plus-22) is history
+CATEGORIES_VERSION = 15
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}

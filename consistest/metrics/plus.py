@@ -20,6 +20,8 @@ effects can be measured one at a time (``consistest agree --ablation``).
   yes/no word: a statement of the bot's and its negation ("i'm a photographer but i'm not a photographer"),
   or two ages or sexes of the bot ("i'm 60 years old now . i'm 50 years old now"), read by
   :mod:`.self_negation` (not two jobs, which one person may hold).
+- ``partner``: a Y/N reply naming the bot's own partner of the other sex than the fact's ("i'm married to
+  a woman named jenna", fact "my husband is adopted") scores 0 (:mod:`.partners`).
 - ``restated``: no guard veto where the rules found full evidence (:mod:`.evidence`): a WH reply restating
   the fact or saying nothing but the truth, a right yes/no word whose long part is empty or restates.
 - ``veto-tau``: the guard's veto (the ``guard`` and ``long`` asks) is P(contradiction) > PLUS_VETO_TAU, read
@@ -37,6 +39,7 @@ from typing import Literal, get_args
 
 from consistest.metrics.evidence import wh_restates, yn_restates
 from consistest.metrics.holders import gives_own
+from consistest.metrics.partners import other_partner
 from consistest.metrics.rules import (
     Need,
     _phrase_at,
@@ -103,10 +106,15 @@ __all__ = [
 # 21: the ``holder`` rule: a WH reply that gives the truth as the bot's own where the question asks it of
 #     someone else ("i'm from italy" to "where is your spouse from ?") is at most 0.5 (``metrics/holders.py``;
 #     designed on the sets before test21)
-PLUS_VERSION = 21
+# 22: ``extras`` reads a value listed before the truth's own article ("a historian and a librarian") and
+#     another value after the words the reply puts before the truth, said again ("i love classical music , i
+#     love jazz"); the ``partner`` rule: a Y/N reply naming the bot's partner of the other sex than the fact's
+#     ("i'm married to a woman", fact "my husband is adopted") is 0 (``metrics/partners.py``; designed on
+#     the sets before test22)
+PLUS_VERSION = 22
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
-               "veto-tau", "holder"]  # fmt: skip
+               "veto-tau", "holder", "partner"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
 OPT_IN: tuple[Rule, ...] = ("paraphrase",)  # available, not in the default set
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if r not in OPT_IN)
@@ -188,6 +196,8 @@ def _judge(
         return PlusVerdict("out_of_persona", 0.0, v.cleaned)
     if qtype == "yn" and "self-contradiction" in rules and contradicts_itself(response):
         return PlusVerdict("contradicts_itself", 0.0, v.cleaned)  # plus-15: "i'm a x but i'm not a x"
+    if qtype == "yn" and "partner" in rules and other_partner(fact, response):
+        return PlusVerdict("other_partner", 0.0, v.cleaned)  # plus-22: "i'm married to a woman", a husband
     paper: tuple[Ask, ...] = () if v.need is Need.NONE else (v.need.value,)  # type: ignore[assignment]
     if v.outcome.value == "keyword_recall":
         return _judge_wh(question, truth, v.cleaned, support, rules, fact or support)

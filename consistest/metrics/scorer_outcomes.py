@@ -19,6 +19,7 @@ HISTORY_OUTCOMES = {
     "other_value_unlike_fact": "another value than the question's, and not the fact's either",  # plus-17
     "denies_fact_part": "it denies a part of the fact the question does not ask about",  # plus-19
     "other_member_than_fact": "it names a member of the asked kind the fact does not",  # plus-20
+    "other_partner": "it names a partner of the other sex than the fact's",  # plus-22
 }
 # plus's outcomes that are self-contradictions by the rules' reading, and why
 SELF_CONTRADICTIONS = {

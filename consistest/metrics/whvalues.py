@@ -5,8 +5,9 @@ truth (half the truth, a hallucinated extra, another value in the truth's place)
 - ``question-words``: truth words the question already holds are no evidence ("nature documentaries" for
   "war documentaries" to "what type of documentaries ...": only "war" counts).
 - ``extras``: values listed beside the truth ("pizza , sushi and tacos"; "country music , and a bit of
-  rock"), other numbers beside it ("i'm 12 years old and i'm 11") or values in its frame elsewhere ("from
-  india , and my dad is from nepal") that the support does not hold: 0.5.
+  rock"; "a historian and a librarian"), other numbers beside it ("i'm 12 years old and i'm 11") or values
+  in its frame elsewhere ("from india , and my dad is from nepal"; "i love classical music , i love jazz")
+  that the support does not hold: 0.5.
 - ``another-value``: the truth's number replaced by another in the truth's own frame ("once a year" for
   "twice a year", "the third grade" for "fourth grade"): 0, not the partial credit of the words kept.
 """
@@ -23,6 +24,7 @@ from consistest.metrics.words import FUNCTION_WORDS, NEGATIONS, lex
 
 LIST_JOINERS = frozenset({",", "and", "or", "&", "plus", "/"})
 COORDINATORS = frozenset({"and", "or", "&", "plus", "/"})
+DETERMINERS = frozenset({"a", "an", "the", "my", "some"})
 NUMBER = re.compile(r"^[0-9]+$")
 
 
@@ -72,6 +74,8 @@ def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> lis
             continue
         for step in (-1, 1):
             j = i + step
+            while step == -1 and j > 0 and words[j] in DETERMINERS:
+                j -= 1  # "a historian and a librarian": the truth's own article
             nxt = words[j] if 0 <= j < len(words) else ","
             if step == 1 and nxt not in LIST_JOINERS and _value_word(nxt) and folded[j] not in truth_tokens:
                 j += 1  # "country music , and ...": the truth's head noun
@@ -93,7 +97,45 @@ def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> lis
     extras += [
         w for w in frame_extras(words, folded, truth_tokens, support) if w not in have and w not in extras
     ]
+    extras += [
+        w for w in reply_frame_extras(words, folded, truth_tokens) if w not in have and w not in extras
+    ]
     return extras
+
+
+def reply_frame_extras(words: list[str], folded: list[str], truth_tokens: Sequence[str]) -> list[str]:
+    """Other values after the words the reply puts before the truth, said again ("i love classical music ,
+    i love jazz"; "a huge fan of country music , but ... a huge fan of jazz"): the frame is up to three words
+    back to a comma or joiner, one of them a content word ("i'm a" is no frame)."""
+    at = next((i for i, t in enumerate(folded) if t in truth_tokens), None)
+    if at is None:
+        return []
+    k = at
+    while k > 0 and at - k < 3 and words[k - 1] not in LIST_JOINERS:
+        k -= 1
+    frame = tuple(words[k:at])
+    if not any(is_content(w) for w in frame):
+        return []
+    n = len(frame)
+    return [folded[j] for j in range(n, len(words)) if j != at and tuple(words[j - n : j]) == frame
+            and _other_value(words[j], folded[j], truth_tokens)]  # fmt: skip
+
+
+# after a frame, no other value: a pronoun or a quantity ("i've got a bit of ...")
+NOT_OTHER = lex("her him them it me you us em bit lot few little couple ton bunch")
+
+
+def _other_value(word: str, folded: str, truth_tokens: Sequence[str]) -> bool:
+    """A value word that is not the truth's, nor its word spelled otherwise ("dollies" for dolls), nor an
+    -ing word beside a truth without one ("i love chocolate and i love eating it")."""
+    respelled = any(word.startswith(t[:4]) for t in truth_tokens if len(t) >= 4)
+    activity = word.endswith("ing") and not any(t.endswith("ing") for t in truth_tokens)
+    return (
+        _value_word(word)
+        and word not in NOT_OTHER
+        and folded not in truth_tokens
+        and not (respelled or activity)
+    )
 
 
 PREPOSITIONS = lex("from in on at to with for by about near")
