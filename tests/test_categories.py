@@ -281,7 +281,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:15|" in res.summary["signature"]
+    assert "|cat:16|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 
@@ -367,6 +367,9 @@ def test_a_yn_reply_plus_reads_the_other_way_is_history(truth: str, reply: str, 
         # cat:15: a partner of the other sex than the fact's (plus-22), whatever the yes/no word
         (sample("are you married ?", "yes", "yn", "my husband is adopted ."),
          "yes , i'm married to a woman named jenna .", "other_partner", "history"),
+        # cat:16: a WH truth said only negated (plus-23)
+        (sample("are you thin or fat ?", "fat", "wh", "now i am fat ."), "i'm not fat .", "negates_truth",
+         "history"),
     ],
 )  # fmt: skip
 def test_what_plus_reads_as_wrong_is_placed_without_nli(

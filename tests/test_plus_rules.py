@@ -14,7 +14,14 @@ from consistest.metrics.plus import (
     long_part,
     method_tag,
 )
-from consistest.metrics.whvalues import another_value, extra_values, forms_recall, number_like, truth_keywords
+from consistest.metrics.whvalues import (
+    another_value,
+    extra_values,
+    forms_recall,
+    negated_truth,
+    number_like,
+    truth_keywords,
+)
 
 
 @pytest.mark.parametrize(
@@ -67,10 +74,10 @@ def test_truth_keywords_without_question_words(truth: str, question: str, keywor
         ("my family is from india , and my dad is from nepal", ["india"], "i am from india", ["nepal"]),
         ("i work in a bakery in town", ["bakery"], "i work in a bakery", []),  # "in town" is another frame
         ("i play with my cat and make her happy", ["cat"], "i play with my cat", []),  # "make her": a verb
-        # plus-22: a value listed before the truth's own article
+        # plus-23: a value listed before the truth's own article
         ("i'm a historian and a librarian .", ["librarian"], "i am a librarian", ["historian"]),
         ("i'm a librarian and i love it", ["librarian"], "i am a librarian", []),
-        # plus-22: another value after the reply's own frame of the truth, said again
+        # plus-23: another value after the reply's own frame of the truth, said again
         ("i love classical music , i love jazz", ["classical"], "i like classical music", ["jazz"]),
         ("i'm a huge fan of hockey , but i'm a huge fan of soccer", ["hockey"], "", ["soccer"]),
         ("i am learning spanish in school , i am learning french", ["spanish"], "", ["french"]),
@@ -180,7 +187,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you own a yacht ?", "yes", "yn", "i'm not sure", {"decide": "entailment"}, 0.0, 1.0),
         ("do you drive a mercedes ?", "no", "yn", "i drive a nissan pathfinder", {"decide": "neutral"},
          1.0, 0.0),
-        # plus-22: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
+        # plus-23: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
         ("were you born in kenya ?", "no", "yn", "i was born in somalia", {"decide": "neutral"}, 0.0, 0.0),
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan pathfinder",
          {"guard": "neutral", "long": "entailment"}, 1.0, 1.0),
@@ -195,7 +202,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you believe in god ?", "no", "yn",
          "i do not believe in god . i am a christian , and i am not a christian .", {}, 0.0, 1.0),
         ("are you 30 ?", "yes", "yn", "yes , i'm 30 . i'm a 32 year old .", {}, 0.0, 1.0),
-        # plus-22: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
+        # plus-23: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
         ("do you hate school ?", "yes", "yn", "i hate school but i love it so much !",
          {"decide": "entailment"}, 0.0, 1.0),
         ("do you hate school ?", "yes", "yn", "i hate school . i hate homework , i love it .",
@@ -269,11 +276,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-22"), ("plus", ("extras",), "plus-22[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-22[function-words+yn-long]"),
-     ("plus", (), "plus-22[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-22"),
-     ("plus", RULES, "plus-22[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-23"), ("plus", ("extras",), "plus-23[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-23[function-words+yn-long]"),
+     ("plus", (), "plus-23[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-23"),
+     ("plus", RULES, "plus-23[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag
@@ -312,7 +319,7 @@ def test_wh_restates(cleaned: str, keywords: list[str], fact: str, extras: list[
          "i have blonde hair and blue eyes .", ()),  # restates the fact: the answer no
         ("are you married ?", "yes", "yes , i cook with emily", "i am married", ("guard", "long")),  # unread
         ("what do you play ?", "guitar", "the guitar .", "i play the guitar", ()),
-        ("what do you play ?", "guitar", "i never play the guitar .", "i play the guitar", ("guard",)),
+        ("what do you play ?", "guitar", "i used to play the guitar .", "i play the guitar", ("guard",)),
         ("where do you live ?", "rural farming community", "a small farming town",
          "i live in a rural farming community", ("guard",)),  # part of the truth: the guard may still veto
     ],
@@ -334,3 +341,40 @@ def test_veto_tau_is_marked_only_with_the_rule() -> None:
     )
     assert v.asks == ("guard", "long") and v.veto_tau is None
     assert 0.5 < PLUS_VETO_TAU < 1.0
+
+
+@pytest.mark.parametrize(
+    ("cleaned", "keywords", "question", "truth", "negated"),
+    [
+        ("i'm not fat .", ["fat"], "are you thin or fat ?", "fat", True),
+        ("she did not leave me for a lawyer .", ["lawyer"], "who did your ex leave you for ?", "lawyer",
+         True),
+        ("i'm sure it's not the color orange .", ["orange"], "what color do you hate ?", "orange", True),
+        ("i'm not afraid of scorpions", ["scorpion"], "what animal are you terrified of ?", "scorpions",
+         True),
+        ("i'm fat .", ["fat"], "are you thin or fat ?", "fat", False),
+        ("i'm not thin , i'm fat .", ["fat"], "are you thin or fat ?", "fat", False),  # said unnegated
+        ("i'm not fat , but i'm fat", ["fat"], "are you thin or fat ?", "fat", False),  # once unnegated
+        # the negation is another clause's: a clause ends at "and" too
+        ("i am not in school anymore and work full time", ["work"], "school or work ?", "work", False),
+        # a hedge, not a no
+        ("i'm not sure i can live forever", ["forever"], "how long might you live ?", "forever", False),
+        # the question or the truth holds a negation: a negation in the reply may be theirs
+        ("i rent it out when i'm not using it", ["rent"], "what do you do with it when not using it ?",
+         "rent it out", False),
+        ("because god does not exist", ["god", "exist"], "why did you not qualify ?", "god does not exist",
+         False),
+        ("i like pizza", ["orange"], "what color do you hate ?", "orange", False),  # no truth: not read
+    ],
+)  # fmt: skip
+def test_negated_truth(cleaned: str, keywords: list[str], question: str, truth: str, negated: bool) -> None:
+    assert negated_truth(cleaned, keywords, question, truth) is negated
+
+
+def test_a_truth_said_only_negated_is_decided_before_the_guard() -> None:
+    """plus-23: "i never play the guitar" was left to the guard (plus-22); the negated-truth rule gives 0."""
+    q, reply = "what do you play ?", "i never play the guitar ."
+    v = judge_plus(q, "guitar", "wh", reply, fact="i play the guitar")
+    assert (v.outcome, v.rule_score, v.asks) == ("negates_truth", 0.0, ())
+    rules = tuple(r for r in DEFAULT_RULES if r != "negated-truth")
+    assert judge_plus(q, "guitar", "wh", reply, "", rules).asks == ("guard",)

@@ -106,8 +106,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 41: ``plus-20`` and ``cat:14`` (a member named for the asked kind; another member than the fact's is 0)
 # 42: ``plus-21`` (the holder rule, WH only)
 # 43: ``plus-22`` and ``cat:15`` (WH extras after the truth's article or frame; a partner of the other sex)
-ANSWERS_VERSION = 43
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 22, 2, 15), (
+# 44: ``plus-23`` and ``cat:16`` (a WH truth said only negated is 0, history)
+ANSWERS_VERSION = 44
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 23, 2, 16), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

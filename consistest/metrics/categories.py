@@ -78,8 +78,8 @@ __all__ = [
 # 11: ``contradicts_itself`` (plus-15) is intra
 # 12, 13: ``other_value_unlike_fact`` (plus-17), ``denies_fact_part`` (plus-19) are history
 # 14: ``kind_member`` (plus-20) reads as the question said yes; ``other_member_than_fact`` is history
-# 15: ``other_partner`` (plus-22) is history
-CATEGORIES_VERSION = 15
+# 15, 16: ``other_partner`` (plus-22), ``negates_truth`` (plus-23) are history
+CATEGORIES_VERSION = 16
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}

@@ -20,6 +20,8 @@ effects can be measured one at a time (``consistest agree --ablation``).
   yes/no word: a statement of the bot's and its negation ("i'm a photographer but i'm not a photographer"),
   or two ages or sexes of the bot ("i'm 60 years old now . i'm 50 years old now"), read by
   :mod:`.self_negation` (not two jobs, which one person may hold).
+- ``negated-truth``: a WH reply whose every clause holding a truth keyword negates it ("i'm not fat" for
+  fat) scores 0, where neither question nor truth holds a negation (:mod:`.whvalues`).
 - ``partner``: a Y/N reply naming the bot's own partner of the other sex than the fact's ("i'm married to
   a woman named jenna", fact "my husband is adopted") scores 0 (:mod:`.partners`).
 - ``restated``: no guard veto where the rules found full evidence (:mod:`.evidence`): a WH reply restating
@@ -50,7 +52,13 @@ from consistest.metrics.rules import (
     truth_polarity,
 )
 from consistest.metrics.self_negation import contradicts_itself
-from consistest.metrics.whvalues import another_value, extra_values, forms_recall, truth_keywords
+from consistest.metrics.whvalues import (
+    another_value,
+    extra_values,
+    forms_recall,
+    negated_truth,
+    truth_keywords,
+)
 from consistest.metrics.words import FUNCTION_WORDS, OUT_OF_PERSONA, evasive
 from consistest.metrics.yesno import read_reply
 
@@ -111,10 +119,13 @@ __all__ = [
 #     love jazz"); the ``partner`` rule: a Y/N reply naming the bot's partner of the other sex than the fact's
 #     ("i'm married to a woman", fact "my husband is adopted") is 0 (``metrics/partners.py``; designed on
 #     the sets before test22)
-PLUS_VERSION = 22
+# 23: the ``negated-truth`` rule: a WH reply whose every clause holding the truth negates it ("i'm not fat" to
+#     "are you thin or fat ?"; "she did not leave me for a lawyer") is 0, unless the question or the truth
+#     holds a negation or the negation is a hedge ("i'm not sure ..."; designed on the sets before test23)
+PLUS_VERSION = 23
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
-               "veto-tau", "holder", "partner"]  # fmt: skip
+               "veto-tau", "holder", "partner", "negated-truth"]  # fmt: skip
 RULES: tuple[Rule, ...] = get_args(Rule)  # every rule, for the ablation
 OPT_IN: tuple[Rule, ...] = ("paraphrase",)  # available, not in the default set
 DEFAULT_RULES: tuple[Rule, ...] = tuple(r for r in RULES if r not in OPT_IN)
@@ -238,6 +249,8 @@ def _judge_wh(
     best = alts[recall.index(score)]
     if "another-value" in rules and score < 1 and another_value(cleaned, truth):
         return PlusVerdict("another_value", 0.0, cleaned)
+    if "negated-truth" in rules and score > 0 and negated_truth(cleaned, best, question, truth):
+        return PlusVerdict("negates_truth", 0.0, cleaned)  # plus-23: "i'm not fat" for fat
     extras = extra_values(cleaned, best, support) if "extras" in rules and score > 0 else []
     full = "restated" in rules and score == 1 and wh_restates(cleaned, best, fact, extras)
     asks: tuple[Ask, ...] = ("guard",) if score > 0 and not full else ()

@@ -20,6 +20,7 @@ HISTORY_OUTCOMES = {
     "denies_fact_part": "it denies a part of the fact the question does not ask about",  # plus-19
     "other_member_than_fact": "it names a member of the asked kind the fact does not",  # plus-20
     "other_partner": "it names a partner of the other sex than the fact's",  # plus-22
+    "negates_truth": "it says the truth only negated",  # plus-23
 }
 # plus's outcomes that are self-contradictions by the rules' reading, and why
 SELF_CONTRADICTIONS = {

@@ -8,6 +8,7 @@ truth (half the truth, a hallucinated extra, another value in the truth's place)
   rock"; "a historian and a librarian"), other numbers beside it ("i'm 12 years old and i'm 11") or values
   in its frame elsewhere ("from india , and my dad is from nepal"; "i love classical music , i love jazz")
   that the support does not hold: 0.5.
+- ``negated-truth``: every clause holding the truth negates it ("i'm not fat" for fat): 0.
 - ``another-value``: the truth's number replaced by another in the truth's own frame ("once a year" for
   "twice a year", "the third grade" for "fourth grade"): 0, not the partial credit of the words kept.
 """
@@ -207,3 +208,32 @@ def another_value(cleaned: str, truth: str) -> bool:
             if swap is not None and number_like(swap[0]) and number_like(swap[1]):
                 return True
     return False
+
+
+# what a negation may be followed by without negating what comes after: a hedge ("i'm not sure i ...")
+_HEDGED = lex("sure certain know")
+
+
+def _negates(word: str) -> bool:
+    """ "not", "never", "no", an "-n't" contraction: not a verb of dislike, which the question may hold."""
+    return word in NEGATIONS or word.endswith("n't")
+
+
+def negated_truth(cleaned: str, keywords: Sequence[str], question: str, truth: str) -> bool:
+    """Whether every clause holding a truth keyword negates it ("i'm not fat" for fat; "it's not the color
+    orange"): a negation before the keyword in its clause (a clause ends at "and" too), not a hedge ("i'm not
+    sure i'm ready to live forever"); never where the question or the truth holds a negation."""
+    if any(_negates(w) for w in words_of(f"{question} {truth}")):
+        return False
+    said = False
+    for c in (part for clause in clauses(cleaned) for part in re.split(r"\band\b", clause)):
+        ws = words_of(c)
+        at = next(
+            (i for i, w in enumerate(ws) if content_tokens(w)[:1] and content_tokens(w)[0] in keywords), None
+        )
+        if at is None:
+            continue
+        if not any(_negates(ws[j]) and not (j + 1 < len(ws) and ws[j + 1] in _HEDGED) for j in range(at)):
+            return False
+        said = True
+    return said
