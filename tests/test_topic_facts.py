@@ -53,6 +53,9 @@ def test_closest_facts_are_stated_clauses_sharing_the_most_question_words() -> N
         # two premises tie and the reply agrees with one of them: no contradiction
         ("where does your dog sleep ?", "on my bed .",
          ["my dog sleeps on the couch .", "my dog sleeps on my bed ."], "consistent", None),
+        # qa:44 (plus-23's negated-truth): the premise's value said only negated contradicts it
+        ("what is your favorite color ?", "definitely not blue .", ["my favorite color is blue ."],
+         "contradiction", "history"),
     ],
 )  # fmt: skip
 def test_the_topic_rule(question, reply, premises, verdict, category) -> None:
@@ -76,9 +79,8 @@ def test_the_topic_rule(question, reply, premises, verdict, category) -> None:
         # only a light word shared
         ("what is your favorite movie ?", "the matrix .", ["my favorite color is blue ."]),
         ("where do you go to school ?", "at ucla .", ["i go to the gym every day ."]),
-        # a negated clause names no value; a negated reply does not agree
+        # a negated clause names no value
         ("where do you work ?", "at a school .", ["i do not work at a hospital ."]),
-        ("what is your favorite color ?", "definitely not blue .", ["my favorite color is blue ."]),
         # hypothetical questions ask for no fact
         ("what would you do if you won the lottery ?", "buy a house .", ["i won the lottery last year ."]),
     ],
