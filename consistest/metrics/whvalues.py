@@ -215,7 +215,8 @@ _HEDGED = lex("sure certain know")
 
 
 def _negates(word: str) -> bool:
-    """ "not", "never", "no", an "-n't" contraction: not a verb of dislike, which the question may hold."""
+    """A negation word ("not", "never", "no", an "-n't" contraction); not a verb of dislike, which the
+    question may hold ("what color do you hate ?")."""
     return word in NEGATIONS or word.endswith("n't")
 
 
