@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from consistest.metrics.propositions import Keys, clauses, is_content, stem, words_of
 from consistest.metrics.rules import FILLERS, MAX_KEYWORDS, content_tokens
 from consistest.metrics.stances import match_stem, substituted
-from consistest.metrics.words import FUNCTION_WORDS, NEGATIONS, lex
+from consistest.metrics.words import FUNCTION_WORDS, NEGATIONS, NEGATIVE_VERBS, is_negation, lex
 
 LIST_JOINERS = frozenset({",", "and", "or", "&", "plus", "/"})
 COORDINATORS = frozenset({"and", "or", "&", "plus", "/"})
@@ -67,7 +67,7 @@ def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> lis
     of rock": the truth's own next word may stand between) that the support text (fact + persona) lacks,
     and other numbers beside a number truth. A list item is one or two words, none a function word."""
     words = re.findall(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?|[,&/]", cleaned.lower())
-    folded = [content_tokens(w)[0] if content_tokens(w) else w for w in words]
+    folded = [_first_token(w) or w for w in words]
     have = set(content_tokens(support)) | set(truth_tokens)
     extras: list[str] = []
     for i, t in enumerate(folded):
@@ -160,6 +160,12 @@ def frame_extras(words: list[str], folded: list[str], truth_tokens: Sequence[str
             and folded[j] not in truth_tokens and _value_word(words[j])]  # fmt: skip
 
 
+def _first_token(word: str) -> str | None:
+    """The word's content token as truth keywords are spelled ("dogs" -> "dog"); None for a function word."""
+    toks = content_tokens(word)
+    return toks[0] if toks else None
+
+
 def _value_word(w: str) -> bool:
     """Whether a word can be (part of) a listed value: no function word, filler, contraction or -ly."""
     bad = w in FUNCTION_WORDS or w in NEGATIONS or w in FILLERS or "'" in w or w.endswith("ly")
@@ -215,9 +221,9 @@ _HEDGED = lex("sure certain know")
 
 
 def _negates(word: str) -> bool:
-    """A negation word ("not", "never", "no", an "-n't" contraction); not a verb of dislike, which the
-    question may hold ("what color do you hate ?")."""
-    return word in NEGATIONS or word.endswith("n't")
+    """A negation (:func:`.words.is_negation`) but a verb of dislike, which the question may hold ("what
+    color do you hate ?")."""
+    return is_negation(word) and word not in NEGATIVE_VERBS
 
 
 def negated_truth(cleaned: str, keywords: Sequence[str], question: str, truth: str) -> bool:
@@ -229,9 +235,7 @@ def negated_truth(cleaned: str, keywords: Sequence[str], question: str, truth: s
     said = False
     for c in (part for clause in clauses(cleaned) for part in re.split(r"\band\b", clause)):
         ws = words_of(c)
-        at = next(
-            (i for i, w in enumerate(ws) if content_tokens(w)[:1] and content_tokens(w)[0] in keywords), None
-        )
+        at = next((i for i, w in enumerate(ws) if _first_token(w) in keywords), None)
         if at is None:
             continue
         if not any(_negates(ws[j]) and not (j + 1 < len(ws) and ws[j + 1] in _HEDGED) for j in range(at)):
