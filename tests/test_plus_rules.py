@@ -74,14 +74,23 @@ def test_truth_keywords_without_question_words(truth: str, question: str, keywor
         ("my family is from india , and my dad is from nepal", ["india"], "i am from india", ["nepal"]),
         ("i work in a bakery in town", ["bakery"], "i work in a bakery", []),  # "in town" is another frame
         ("i play with my cat and make her happy", ["cat"], "i play with my cat", []),  # "make her": a verb
-        # plus-23: a value listed before the truth's own article
+        # plus-22: a value listed before the truth's own article
         ("i'm a historian and a librarian .", ["librarian"], "i am a librarian", ["historian"]),
         ("i'm a librarian and i love it", ["librarian"], "i am a librarian", []),
-        # plus-23: another value after the reply's own frame of the truth, said again
+        # plus-22: another value after the reply's own frame of the truth, said again
         ("i love classical music , i love jazz", ["classical"], "i like classical music", ["jazz"]),
         ("i'm a huge fan of hockey , but i'm a huge fan of soccer", ["hockey"], "", ["soccer"]),
         ("i am learning spanish in school , i am learning french", ["spanish"], "", ["french"]),
         ("i'm a plumber . i'm a skilled tradesman", ["plumber"], "i'm a plumber", []),  # "i'm a": no frame
+        # plus-24: the repeated frame read back to its first content word
+        (
+            "i want to be a teacher . i want to be a scientist",
+            ["teacher"],
+            "i want to be a teacher",
+            ["scientist"],
+        ),
+        ("i'm studying to be a nurse but i'm also studying to be a vet", ["nurse"], "", ["vet"]),
+        ("i want to be a teacher . i want to be happy", ["teacher"], "", []),  # the frame holds "a"
         ("i love chocolate and i love eating it", ["chocolate"], "", []),  # an activity, not a value
         ("i love to play with my dollies . i like to play with my dolls", ["doll"], "", []),  # respelled
         ("i've got a nissan pathfinder . i've got a bit of a car", ["nissan", "pathfinder"], "", []),
@@ -130,6 +139,16 @@ def test_another_value(cleaned: str, truth: str, another: bool) -> None:
         (["burger", "king"], ["i", "am", "working"], 0.0),  # "wor" + "king" is no compound
         (["dog"], ["a", "hotdog"], 0.0),  # too short to be found inside another word
         (["pizza", "pasta"], ["pizza"], 0.5),
+        # plus-24: a keyword split in two, a number keyword spelled another way
+        (["shipyard"], ["i", "work", "at", "ship", "yard"], 1.0),
+        (["spiderman"], ["my", "favorite", "is", "spider", "man"], 1.0),
+        (["third"], ["i", "am", "in", "3", "rd", "grade"], 1.0),  # content_tokens("3rd")
+        (["first"], ["1", "st", "floor"], 1.0),
+        (["decade"], ["for", "10", "year"], 1.0),
+        (["decade"], ["for", "15", "year"], 0.0),  # another number: no credit for "year"
+        (["third"], ["i", "have", "3", "kid"], 0.0),  # a count is no rank
+        (["decade"], ["10", "dog", "a", "year"], 0.0),  # "10 years" in order only
+        (["someone"], ["so", "me", "one"], 0.0),  # a piece under three letters
     ],
 )
 def test_forms_recall(keywords: list[str], said: list[str], recall: float) -> None:
@@ -187,7 +206,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you own a yacht ?", "yes", "yn", "i'm not sure", {"decide": "entailment"}, 0.0, 1.0),
         ("do you drive a mercedes ?", "no", "yn", "i drive a nissan pathfinder", {"decide": "neutral"},
          1.0, 0.0),
-        # plus-23: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
+        # plus-17: ... but another value that is not the fact's is 0 ("somalia": SUPPORT has no birthplace)
         ("were you born in kenya ?", "no", "yn", "i was born in somalia", {"decide": "neutral"}, 0.0, 0.0),
         ("do you drive ?", "yes", "yn", "yes , i drive a nissan pathfinder",
          {"guard": "neutral", "long": "entailment"}, 1.0, 1.0),
@@ -202,7 +221,7 @@ def _score(question, truth, qtype, response, labels=(), support="", rules=DEFAUL
         ("do you believe in god ?", "no", "yn",
          "i do not believe in god . i am a christian , and i am not a christian .", {}, 0.0, 1.0),
         ("are you 30 ?", "yes", "yn", "yes , i'm 30 . i'm a 32 year old .", {}, 0.0, 1.0),
-        # plus-23: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
+        # plus-16: a like-verb and a dislike-verb are one verb, said and negated; "it" is what was just liked
         ("do you hate school ?", "yes", "yn", "i hate school but i love it so much !",
          {"decide": "entailment"}, 0.0, 1.0),
         ("do you hate school ?", "yes", "yn", "i hate school . i hate homework , i love it .",
@@ -276,11 +295,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-23"), ("plus", ("extras",), "plus-23[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-23[function-words+yn-long]"),
-     ("plus", (), "plus-23[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-23"),
-     ("plus", RULES, "plus-23[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-24"), ("plus", ("extras",), "plus-24[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-24[function-words+yn-long]"),
+     ("plus", (), "plus-24[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-24"),
+     ("plus", RULES, "plus-24[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -107,8 +107,10 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # 42: ``plus-21`` (the holder rule, WH only)
 # 43: ``plus-22`` and ``cat:15`` (WH extras after the truth's article or frame; a partner of the other sex)
 # 44: ``plus-23`` and ``cat:16`` (a WH truth said only negated is 0, history)
-ANSWERS_VERSION = 44
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 23, 2, 16), (
+# 45: ``plus-24`` (WH keywords split in two or a number spelled another way; a repeated frame read back
+# further)
+ANSWERS_VERSION = 45
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 24, 2, 16), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

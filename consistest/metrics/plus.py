@@ -3,7 +3,8 @@ effects can be measured one at a time (``consistest agree --ablation``).
 
 - ``function-words``, ``question-words``, ``extras``, ``another-value``: WH keywords and values
   (:mod:`.whvalues`); ``word-forms``: a truth keyword counts in another form of the word ("a dog walker"
-  for "walk dogs") or inside a compound ("supermodel" for "super model", "motorbike" for "bike").
+  for "walk dogs"), inside a compound ("supermodel" for "super model", "motorbike" for "bike"), split in two
+  ("ship yard" for shipyard) or, for a number, spelled another way ("3rd" for third, "10 years" for decade).
 - ``paraphrase`` (opt-in since plus-3: on the dev labels it credited wrong replies and no right one): a WH
   reply that recalls no keyword gets full credit when the NLI guard says the reply entails the fact, unless
   it is evasive, shares no content word with question, truth or fact, or states another value (another
@@ -122,7 +123,11 @@ __all__ = [
 # 23: the ``negated-truth`` rule: a WH reply whose every clause holding the truth negates it ("i'm not fat" to
 #     "are you thin or fat ?"; "she did not leave me for a lawyer") is 0, unless the question or the truth
 #     holds a negation or the negation is a hedge ("i'm not sure ..."; designed on the sets before test23)
-PLUS_VERSION = 23
+# 24: ``word-forms`` counts a truth keyword split in two ("ship yard" for shipyard, "spider-man") or a number
+#     keyword spelled another way ("3rd" for third, "10 years" for a decade); ``extras`` reads a repeated
+#     frame back to its first content word ("i want to be a teacher . i want to be a scientist"; designed on
+#     the sets before test24)
+PLUS_VERSION = 24
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau", "holder", "partner", "negated-truth"]  # fmt: skip

@@ -46,20 +46,42 @@ def truth_keywords(truth: str, drop_function_words: bool, question: str = "") ->
 
 
 def forms_recall(keywords: Sequence[str], said: Sequence[str]) -> float:
-    """Keyword recall where a keyword also counts in another form ("walker" for walk, by stem), or inside
-    a compound: a reply word spelling adjacent keywords ("supermodel" for super model) or ending in one of
-    four letters or more ("motorbike" for bike)."""
+    """Keyword recall where a keyword also counts in another form ("walker" for walk, by stem), inside a
+    compound (a reply word spelling adjacent keywords: "supermodel" for super model; or ending in one of
+    four letters or more: "motorbike" for bike), split in two ("ship yard" for shipyard), or in another
+    spelling of its number ("3rd" for third, "10 years" for a decade; :func:`said_as`)."""
     stems = {stem(t) for t in said}
     distinct = list(dict.fromkeys(keywords))
     joined = {"".join(keywords[i:j]) for i in range(len(keywords)) for j in range(i + 2, len(keywords) + 1)}
     glued = [t for t in said if t in joined]
+    split = {a + b for a, b in zip(said, said[1:], strict=False) if len(a) >= 3 and len(b) >= 3}
     hit = 0
     for k in distinct:
         compound = any(len(k) >= 4 and len(t) - len(k) >= 4 and t.endswith(k) for t in said) or any(
             k in g for g in glued
         )
-        hit += k in said or stem(k) in stems or compound
+        hit += k in said or stem(k) in stems or compound or k in split or said_as(k, said)
     return hit / len(distinct)
+
+
+# other spellings of a number keyword, each a run of content tokens (``content_tokens`` makes "3rd" 3, rd)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+             "eleventh", "twelfth")  # fmt: skip
+_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+SPELLED_AS: dict[str, tuple[tuple[str, ...], ...]] = {
+    **{w: ((str(n), _SUFFIXES.get(n, "th")),) for n, w in enumerate(_ORDINALS, 1)},
+    "decade": (("10", "year"),),
+}
+
+
+def said_as(keyword: str, said: Sequence[str]) -> bool:
+    """The keyword's number said another way: "3rd" for third, "10 years" for decade (the run of tokens in
+    order)."""
+    for run in SPELLED_AS.get(keyword, ()):
+        n = len(run)
+        if any(tuple(said[i : i + n]) == run for i in range(len(said) - n + 1)):
+            return True
+    return False
 
 
 def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> list[str]:
@@ -112,7 +134,9 @@ def reply_frame_extras(words: list[str], folded: list[str], truth_tokens: Sequen
     if at is None:
         return []
     k = at
-    while k > 0 and at - k < 3 and words[k - 1] not in LIST_JOINERS:
+    while k > 0 and (at - k < 3 or not any(is_content(w) for w in words[k:at])) and at - k < 5:
+        if words[k - 1] in LIST_JOINERS:
+            break
         k -= 1
     frame = tuple(words[k:at])
     if not any(is_content(w) for w in frame):
