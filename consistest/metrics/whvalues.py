@@ -128,8 +128,9 @@ def extra_values(cleaned: str, truth_tokens: Sequence[str], support: str) -> lis
 
 def reply_frame_extras(words: list[str], folded: list[str], truth_tokens: Sequence[str]) -> list[str]:
     """Other values after the words the reply puts before the truth, said again ("i love classical music ,
-    i love jazz"; "a huge fan of country music , but ... a huge fan of jazz"): the frame is up to three words
-    back to a comma or joiner, one of them a content word ("i'm a" is no frame)."""
+    i love jazz"; "a huge fan of country music , but ... a huge fan of jazz"): the frame is three words back
+    to a comma or joiner, further back to its first content word (five words at most: "i want to be a"),
+    and holds a content word ("i'm a" is no frame)."""
     at = next((i for i, t in enumerate(folded) if t in truth_tokens), None)
     if at is None:
         return []
