@@ -37,6 +37,7 @@ BATCHES = {
     "y": 546,
     "z": 520,
     "aa": 488,
+    "ab": 512,
 }
 FRESH = {
     "c": "test2",
@@ -63,6 +64,7 @@ FRESH = {
     "y": "test23",
     "z": "test24",
     "aa": "test25",
+    "ab": "test26",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
