@@ -101,7 +101,9 @@ CASES = [
     (NAME, "what is your name ?", {}, None, "role", "returns the question"),
     (PETS, "i am a nurse and i have three kids .", {}, None, "role", "claims the user's fact"),
     (PETS, "no .", {}, None, "history", "wrong short answer"),
-    (NAME, "i am called kim .", {("my name is ashley .", "i am called kim ."): C}, None, "history", "NLI"),
+    (NAME, "i go by kim .", {("my name is ashley .", "i go by kim ."): C}, None, "history", "NLI"),
+    # cat:17: another value of the asked type (a name to "what is your name ?") is history by the rules
+    (NAME, "i am called kim .", {}, "neutral", "history", "names 'kim', not 'ashley'"),
     # a wrong value or polarity is history by the rules, whatever NLI says (here: neutral)
     (YACHT_NO, "i own a yacht , it's a luxury vessel .", {}, "neutral", "history", "as 'yes' (truth 'no')"),
     (YACHT_YES, "i have never owned a yacht .", {}, "neutral", "history", "as 'no' (truth 'yes')"),
@@ -281,7 +283,7 @@ def test_score_run_writes_categories_and_reports_them(tmp_path: Path) -> None:
     assert {r["category"] for r in rows} >= {"consistent", "history"}
     counts = res.summary["categories"]["counts"]
     assert sum(counts.values()) == len(rows) and counts["consistent"] == sum(r["score"] == 1 for r in rows)
-    assert "|cat:16|" in res.summary["signature"]
+    assert "|cat:17|" in res.summary["signature"]
     text = render(res.summary)
     assert "uninformative" in text and "paper Table 7" in text
 

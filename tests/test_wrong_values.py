@@ -16,6 +16,7 @@ from consistest.metrics.wrong_values import (
     restates,
     short_value,
     stated_polarity,
+    typed_value,
     yn_wrong_value,
 )
 
@@ -121,6 +122,33 @@ def test_short_value(question, truth, text, expected) -> None:
 )
 def test_other_number(question, truth, text, expected) -> None:
     assert other_number(question, truth, text) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "truth", "fact", "text", "expected"),
+    [
+        # cat:17: another colour to a colour question, another name to a question about a name
+        ("what is your favorite color ?", "grey", "i like grey", "i have a black car", "black"),
+        ("what color is your hair ?", "brown", "i have brown hair", "i have red hair", "red"),
+        ("what color is your hair ?", "brown", "i have brown hair", "i don't have red hair", ""),  # negated
+        ("what color is your car ?", "grey", "my car is grey , my room blue", "it's blue", ""),  # the fact's
+        ("what color is your hair ?", "brown", "i have brown hair", "i like my hair", ""),  # no colour
+        ("what color reminds you of flowers ?", "yellow", "yellow roses", "a gold medalist", ""),  # a medal
+        ("what is your dog's name ?", "trooper", "a dog named trooper", "my dog is named olly", "olly"),
+        ("what is your dog's name ?", "trooper", "a dog named trooper", "he's called max .", "max"),
+        ("what is your dog's name ?", "trooper", "a dog named trooper", "my name is kyle", ""),  # the bot's
+        ("what is your name ?", "george", "my name is george", "my name is kyle .", "kyle"),
+        ("what is your name ?", "george", "my name is george", "my name is george .", ""),
+        ("where do you live ?", "ohio", "i live in ohio", "a red car named max", ""),  # no such question
+        # the fact speaks of something else of the type: it names no truth for this question
+        ("what color is your bike ?", "red", "i love the color blue", "my bike is green", ""),
+        ("what is your name ?", "kelly", "my dog's name is rex", "my name is kelly", ""),
+        ("what is your dog's name ?", "rex", "a lab named rex", "my dog is named max", ""),  # no "dog"
+    ],
+)
+def test_typed_value(question, truth, fact, text, expected) -> None:
+    known = frozenset().union(*(keys(x) for x in (fact, question)))
+    assert typed_value(question, truth, fact, text, known) == expected
 
 
 @pytest.mark.parametrize(

@@ -79,7 +79,8 @@ __all__ = [
 # 12, 13: ``other_value_unlike_fact`` (plus-17), ``denies_fact_part`` (plus-19) are history
 # 14: ``kind_member`` (plus-20) reads as the question said yes; ``other_member_than_fact`` is history
 # 15, 16: ``other_partner`` (plus-22), ``negates_truth`` (plus-23) are history
-CATEGORIES_VERSION = 16
+# 17: another value of the type a WH question asks for (a colour, a name) is history (``typed_value``)
+CATEGORIES_VERSION = 17
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}
@@ -113,17 +114,22 @@ def _consistent(item: ScoredItem) -> bool:
     return item.score is not None and item.score > 0
 
 
-def decide(item: ScoredItem, sample: Sample, nli: Lookup | None) -> tuple[Category, str]:
+def decide(item: ScoredItem, sample: Sample, nli: Lookup | None, typed: bool = True) -> tuple[Category, str]:
     """The item's category and why, given NLI labels by pair (``nli`` is None without a model; it returns
-    None for a pair it has no label for)."""
+    None for a pair it has no label for). ``typed=False`` where the fact is a guess (the detectors' topic
+    reading): a value of the asked type (``wv.typed_value``) is then no evidence."""
     if _consistent(item):
-        found = _intra_by_rules(item, sample) or _question_word_credit(item, sample)
+        found = _intra_by_rules(item, sample) or _question_word_credit(item, sample, typed)
         return found or ("consistent", f"score {item.score:g}")
     if OUT_OF_PERSONA.search(item.response.replace("\u2019", "'")):
         return "uninformative", "out of persona: the bot says it is an AI or a language model"
     look: Lookup = nli or (lambda _p, _h: None)
     no_truth = item.outcome == NO_TRUTH
-    found = _intra(item, sample, look) or _role(item, sample, look, no_truth) or _history(item, sample, look)
+    found = (
+        _intra(item, sample, look)
+        or _role(item, sample, look, no_truth)
+        or _history(item, sample, look, typed)
+    )
     if found is not None:
         return found
     if no_truth:
@@ -213,7 +219,7 @@ def _said_other_way(item: ScoredItem) -> bool:
     return said is not None and said == OTHER.get(truth_polarity(item.truth) or "")
 
 
-def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, str] | None:
+def _history(item: ScoredItem, sample: Sample, nli: Lookup, typed: bool) -> tuple[Category, str] | None:
     if item.outcome in WRONG_SHORT:
         return "history", f"wrong short answer (truth {item.truth!r})"
     if item.outcome == ANOTHER_VALUE:
@@ -223,7 +229,7 @@ def _history(item: ScoredItem, sample: Sample, nli: Lookup) -> tuple[Category, s
     if _said_other_way(item):
         said = STANCES[item.outcome]
         return "history", f"plus reads it as the question's proposition said {said!r} (truth {item.truth!r})"
-    found = _wrong_value(item, sample)
+    found = _wrong_value(item, sample, typed)
     if found:
         return "history", found
     label = item.nli_label or nli(sample.nli_premise, item.cleaned)
@@ -245,7 +251,7 @@ def _both_values(item: ScoredItem, sample: Sample) -> tuple[Category, str] | Non
     return ("intra", f"says both {number} and the fact's {item.truth!r}") if number else None
 
 
-def _question_word_credit(item: ScoredItem, sample: Sample) -> tuple[Category, str] | None:
+def _question_word_credit(item: ScoredItem, sample: Sample, typed: bool) -> tuple[Category, str] | None:
     """A WH reply whose only recalled truth keywords are words of the question ("nature documentaries"
     for "war documentaries" to "what type of documentaries do you watch ?") and that names another value:
     ``history``, whatever its partial score."""
@@ -254,11 +260,11 @@ def _question_word_credit(item: ScoredItem, sample: Sample) -> tuple[Category, s
     recalled = wv.truth_keys(item.truth) & wv.keys(item.cleaned)
     if not recalled <= wv.keys(item.question):
         return None
-    why = _wrong_value(item, sample)
+    why = _wrong_value(item, sample, typed)
     return ("history", f"{why} (its partial credit is a word of the question)") if why else None
 
 
-def _wrong_value(item: ScoredItem, sample: Sample) -> str:
+def _wrong_value(item: ScoredItem, sample: Sample, typed: bool) -> str:
     """Why the rules see a wrong value or the wrong polarity in the reply ("" when they do not)."""
     facts = (sample.fact, sample.nli_premise)
     truth, long = _yn(item)
@@ -272,20 +278,7 @@ def _wrong_value(item: ScoredItem, sample: Sample) -> str:
         return f"names {other!r} where the fact has another value" if other else ""
     if item.type != "wh" or item.outcome == NO_TRUTH or not keyword_alternatives(item.truth):
         return ""
-    values = wv.truth_keys(item.truth)
-    known = frozenset().union(*(wv.keys(f) for f in (*facts, item.question)))
-    for fact in dict.fromkeys(facts):
-        other = wv.wrong_frame_value(fact, values, item.cleaned, known=known)
-        if other:
-            return f"names {other!r} where the fact has {item.truth!r}"
-    other = wv.question_frame_value(item.question, item.truth, item.cleaned, known)
-    if other:
-        return f"names {other!r} where the fact has {item.truth!r}"
-    short = wv.short_value(item.question, item.truth, item.cleaned)
-    if short:
-        return f"answers {short!r}, not {item.truth!r}"
-    number = wv.other_number(item.question, item.truth, item.cleaned)
-    return f"says {number}, not {item.truth!r}" if number else ""
+    return wv.wh_wrong_value(item.question, item.truth, facts, item.cleaned, typed)
 
 
 def _uninformative(item: ScoredItem, sample: Sample, nli: Lookup, judged: bool) -> tuple[Category, str]:

@@ -145,7 +145,7 @@ def fact_category(
         rule_score=v.rule_score, nli_use="+".join(v.asks) or "none", nli_label=None, score=final_plus(v),
         source="pers", type=qtype, distance=0,
     )  # fmt: skip
-    return decide(item, sample, None)
+    return decide(item, sample, None, typed=False)  # the premise is a guess: no evidence by type
 
 
 def topic_category(

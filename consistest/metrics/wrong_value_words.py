@@ -81,6 +81,12 @@ MAX_SHORT = 6  # words of a bare WH value
 
 # cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
 # place or manner adverb ("i drive carefully", "i play outside").
+# The values of closed types a WH question may ask for (``typed_value``): colours (not "gold" or "silver",
+# most often a medal or a metal: "i'm a gold medalist").
+COLOURS = _lex(
+    "red blue green yellow orange purple pink black white grey gray brown navy teal violet "
+    "beige maroon turquoise lavender magenta crimson"
+)
 NOT_A_VALUE = _lex("outside inside here there hard abroad alone together lot lots much more well fast")
 # Past forms for "what did you VP ?" -> "i VPed T" where -ed is wrong.
 IRREGULAR_PAST = dict(

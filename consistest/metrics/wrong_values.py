@@ -13,6 +13,8 @@ over strings; their word lists are versioned with ``CATEGORIES_VERSION`` (catego
 - ``short_value``: a WH reply that opens with a bare value ("in the fall .", "peanuts , i carry an epi
   pen .") naming no truth keyword.
 - ``other_number``: a number where the truth is a number ("i'm 32 years old" for 23).
+- ``typed_value``: another value of the closed type the question asks for: a colour to "what color ... ?", a
+  name to a question about a name ("my dog is named olly" for trooper).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from consistest.metrics.rules import content_tokens, keyword_alternatives
 from consistest.metrics.wrong_value_frames import same_value, wrong_frame_value
 from consistest.metrics.wrong_value_words import (
     _LIKE,
+    COLOURS,
     DISLIKE,
     FIRST_PERSON,
     HEDGES,
@@ -218,6 +221,59 @@ def both_numbers(truth: str, text: str) -> str:
 
 def _year(number: str) -> bool:
     return len(number) == 4 and 1800 <= int(number) <= 2100
+
+
+_NAMED = re.compile(r"\b(my |i'm |i am )?(?:named|called|name is|name's|name was)\s+([a-z]+)")
+_OWN_NAME = re.compile(r"\b(?:my name|i'?m called|i am called|call me)\b")
+_TYPE_WORDS = frozenset({"color", "colour", "name", "favorite", "favourite", "kind", "type", "shade"})
+
+
+def typed_value(question: str, truth: str, fact: str, text: str, known: frozenset[str]) -> str:
+    """Another value of the closed type a WH question asks for, in an affirmative clause of the reply, else
+    "": a colour to "what color ... ?" ("i have a black car" for grey); a name to a question about a name
+    ("my cat is named chris" for charlie; "my name is kyle" only where the question asks the bot's own
+    name). Only where ``fact`` speaks of what the question asks about (its words but the type's: "eyes",
+    "favorite"; a name of the bot's own for "your name"), so a fact about something else of the type ("i
+    love the color blue" to "what color is your motorbike ?") names no truth. Words of the truth and of
+    ``known`` (fact, question) are no other value."""
+    q = question.lower()
+    colour, name = re.search(r"\bcolou?rs?\b", q), re.search(r"\bnamed?\b", q)
+    own = re.search(r"\byour (?:full |first |last |real )?name\b", q)
+    about = keys(question) - {k for w in _TYPE_WORDS if (k := key(w))}
+    if not (colour or name) or not about <= keys(fact) or (own and not _OWN_NAME.search(fact.lower())):
+        return ""
+    taken = known | truth_keys(truth)
+    for clause in clauses(text):
+        ws = words(clause)
+        if negated(ws):
+            continue
+        said = [w for w in ws if w in COLOURS] if colour else []
+        if name and not colour:
+            said = [m[2] for m in _NAMED.finditer(clause) if own or not m[1]]
+        for w in said:
+            k = key(w)
+            if k and w not in NOT_A_VALUE and not any(same_value(k, t) for t in taken):
+                return w
+    return ""
+
+
+def wh_wrong_value(question: str, truth: str, facts: tuple[str, ...], text: str, typed: bool = True) -> str:
+    """Why a WH reply states a wrong value ("" when no rule sees one): another value in a fact's frame or the
+    question's, a bare value, another number, another value of the asked type (``typed``), in that order."""
+    values, known = truth_keys(truth), frozenset().union(*(keys(f) for f in (*facts, question)))
+    for fact in dict.fromkeys(facts):
+        if other := wrong_frame_value(fact, values, text, known=known):
+            return f"names {other!r} where the fact has {truth!r}"
+    if other := question_frame_value(question, truth, text, known):
+        return f"names {other!r} where the fact has {truth!r}"
+    if short := short_value(question, truth, text):
+        return f"answers {short!r}, not {truth!r}"
+    if number := other_number(question, truth, text):
+        return f"says {number}, not {truth!r}"
+    other = typed and next(
+        (t for f in dict.fromkeys(facts) if (t := typed_value(question, truth, f, text, known))), ""
+    )
+    return f"names {other!r}, not {truth!r}" if other else ""
 
 
 # ---------------------------------------------------------------- Y/N: values beside the proposition
