@@ -83,6 +83,9 @@ def test_the_topic_rule(question, reply, premises, verdict, category) -> None:
         ("where do you work ?", "at a school .", ["i do not work at a hospital ."]),
         # hypothetical questions ask for no fact
         ("what would you do if you won the lottery ?", "buy a house .", ["i won the lottery last year ."]),
+        # cat:17's value of the asked type is no evidence against a guessed premise (it would read "red" as
+        # another value than a premise that names no colour of the motorbike at all)
+        ("what color is your motorbike ?", "i have a red motorbike .", ["i wear a motorbike helmet ."]),
     ],
 )  # fmt: skip
 def test_the_topic_rule_leaves_the_rest(question, reply, premises) -> None:
