@@ -30,6 +30,11 @@ def _lexicon() -> dict[str, int]:
     return lex
 
 
+# The ordinal words, by their number (0..12): the one list the readers of ranks take their share of.
+ORDINAL_WORDS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+                 "ninth", "tenth", "eleventh", "twelfth")  # fmt: skip
+
+
 def _kind(word: str) -> str | None:
     v = _lexicon().get(word)
     if v is None:

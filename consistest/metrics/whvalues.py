@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from consistest.metrics.numbers import ORDINAL_WORDS
 from consistest.metrics.propositions import Keys, clauses, is_content, stem, words_of
 from consistest.metrics.rules import FILLERS, MAX_KEYWORDS, content_tokens
 from consistest.metrics.stances import match_stem, substituted
@@ -65,11 +66,9 @@ def forms_recall(keywords: Sequence[str], said: Sequence[str]) -> float:
 
 
 # other spellings of a number keyword, each a run of content tokens (``content_tokens`` makes "3rd" 3, rd)
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-             "eleventh", "twelfth")  # fmt: skip
 _SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
 SPELLED_AS: dict[str, tuple[tuple[str, ...], ...]] = {
-    **{w: ((str(n), _SUFFIXES.get(n, "th")),) for n, w in enumerate(_ORDINALS, 1)},
+    **{w: ((str(n), _SUFFIXES.get(n, "th")),) for n, w in enumerate(ORDINAL_WORDS) if n},
     "decade": (("10", "year"),),
 }
 
@@ -214,7 +213,7 @@ def _item(words: list[str], folded: list[str], j: int, step: int) -> tuple[list[
 
 
 VERB_OBJECTS = lex("her him them it me you us to")
-NUMBER_WORDS = lex("once twice thrice first second third fourth fifth sixth seventh eighth ninth tenth")
+NUMBER_WORDS = lex("once twice thrice") | frozenset(ORDINAL_WORDS[1:11])  # "first" to "tenth"
 
 
 def number_like(word: str) -> bool:

@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 
 from consistest.metrics.category_text import QUESTION_WORDS, stem
-from consistest.metrics.numbers import normalize_numbers
+from consistest.metrics.numbers import ORDINAL_WORDS, normalize_numbers
 from consistest.metrics.rules import _fold
 
 
@@ -50,20 +50,7 @@ HEDGES = _lex(
 LIKE = frozenset({"like", "love", "enjoy", "adore", "likes", "loves", "enjoys", "liked", "loved"})
 DISLIKE = frozenset({"hate", "dislike", "detest", "loathe", "hates", "dislikes", "hated"})
 _LIKE = "<like>"  # one key for the like-verbs: "i love nature" restates "do you like nature ?"
-_ORDINAL_WORDS = (
-    "zeroth",
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-)
-ORDINALS = {w: str(i) for i, w in enumerate(_ORDINAL_WORDS)}
+ORDINALS = {w: str(i) for i, w in enumerate(ORDINAL_WORDS[:11])}  # "zeroth" to "tenth"
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 PRONOUN_SUBJECTS = _lex("you your it it's he she he's she's they they're we're that's there's you're")
 # Auxiliaries and common verbs: a segment with one is a clause, not a bare value ("rob can really shred").
@@ -79,14 +66,14 @@ GAP_ADVERBS = _lex("probably really actually definitely just currently now also 
 MAX_SHORT = 6  # words of a bare WH value
 
 
-# cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
-# place or manner adverb ("i drive carefully", "i play outside").
 # The values of closed types a WH question may ask for (``typed_value``): colours (not "gold" or "silver",
 # most often a medal or a metal: "i'm a gold medalist").
 COLOURS = _lex(
     "red blue green yellow orange purple pink black white grey gray brown navy teal violet "
     "beige maroon turquoise lavender magenta crimson"
 )
+# cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
+# place or manner adverb ("i drive carefully", "i play outside").
 NOT_A_VALUE = _lex("outside inside here there hard abroad alone together lot lots much more well fast")
 # Past forms for "what did you VP ?" -> "i VPed T" where -ed is wrong.
 IRREGULAR_PAST = dict(
