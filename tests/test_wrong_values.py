@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from consistest.metrics.typed_values import typed_value
 from consistest.metrics.wrong_value_frames import wrong_frame_value
 from consistest.metrics.wrong_values import (
     both_numbers,
@@ -16,7 +17,6 @@ from consistest.metrics.wrong_values import (
     restates,
     short_value,
     stated_polarity,
-    typed_value,
     yn_wrong_value,
 )
 
@@ -143,7 +143,20 @@ def test_other_number(question, truth, text, expected) -> None:
         # the fact speaks of something else of the type: it names no truth for this question
         ("what color is your bike ?", "red", "i love the color blue", "my bike is green", ""),
         ("what is your name ?", "kelly", "my dog's name is rex", "my name is kelly", ""),
-        ("what is your dog's name ?", "rex", "a lab named rex", "my dog is named max", ""),  # no "dog"
+        ("what is your dog's name ?", "rex", "a lab named rex", "my dog is named max", "max"),  # cat:18
+        # cat:18: names in any case; "named after" names no one; only the bot's own name for its own
+        ("what is your dog's name ?", "trooper", "a dog named trooper", "My dog is named Olly .", "olly"),
+        ("what is your dog's name ?", "trooper", "a dog named trooper", "he's named after my dad", ""),
+        ("what is your name ?", "george", "my name is george", "my dog is named rex .", ""),
+        ("what is your name ?", "george", "my name is george", "My name is Elena .", "elena"),
+        ("what is your dog's name ?", "barnaby", "a dog named barnaby", "a dog named barnby .", ""),  # typo
+        ("what is your dog's name ?", "barnaby", "a dog named barnaby", "a dog named barney .", "barney"),
+        # cat:18: no colour of the verb the question does not ask; one colour spelled two ways
+        ("what color do you hate ?", "orange", "i hate orange", "i hate orange . i love blue .", ""),
+        ("what color do you hate ?", "orange", "i hate orange", "i hate the color blue .", "blue"),
+        ("what is your favorite color ?", "grey", "i like grey", "i hate the color blue .", ""),
+        ("what is your favorite color ?", "grey", "i like grey", "my favorite is gray .", ""),
+        ("what is your favorite color ?", "gray", "i like gray", "my favorite is grey .", ""),
     ],
 )
 def test_typed_value(question, truth, fact, text, expected) -> None:

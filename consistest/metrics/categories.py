@@ -80,7 +80,9 @@ __all__ = [
 # 14: ``kind_member`` (plus-20) reads as the question said yes; ``other_member_than_fact`` is history
 # 15, 16: ``other_partner`` (plus-22), ``negates_truth`` (plus-23) are history
 # 17: another value of the type a WH question asks for (a colour, a name) is history (``typed_value``)
-CATEGORIES_VERSION = 17
+# 18: ``typed_value`` reads names in any case, never "named after", only the bot's own name for its own; a
+# name where the fact names the truth; no colour of the verb the question does not ask; "gray" is "grey"
+CATEGORIES_VERSION = 18
 NOT_JUDGED: Category = "not_judged"
 Lookup = Callable[[str, str], "str | None"]
 OTHER = {"yes": "no", "no": "yes"}

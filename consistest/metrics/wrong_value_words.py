@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from consistest.metrics.category_text import QUESTION_WORDS, stem
 from consistest.metrics.numbers import ORDINAL_WORDS, normalize_numbers
-from consistest.metrics.rules import _fold
+from consistest.metrics.rules import _fold, keyword_alternatives
 
 
 def _lex(text: str) -> frozenset[str]:
@@ -72,6 +72,9 @@ COLOURS = _lex(
     "red blue green yellow orange purple pink black white grey gray brown navy teal violet "
     "beige maroon turquoise lavender magenta crimson"
 )
+# cat:18: what may follow "named" but is no name ("named after my grandpa"); a colour spelled two ways.
+NOT_A_NAME = _lex("after for by the a an in on at from with and so")
+SPELLING = {"gray": "grey"}
 # cat:5: what may fill a question's own frame ("i follow T" for "what religion do you follow ?"): never a
 # place or manner adverb ("i drive carefully", "i play outside").
 NOT_A_VALUE = _lex("outside inside here there hard abroad alone together lot lots much more well fast")
@@ -117,3 +120,8 @@ def keys(text: str) -> frozenset[str]:
 
 def negated(ws: tuple[str, ...]) -> bool:
     return any(w in NEGATIONS or w.endswith("n't") for w in ws)
+
+
+def truth_keys(truth: str) -> frozenset[str]:
+    """The keys of every keyword alternative of a truth."""
+    return frozenset(k for alt in keyword_alternatives(truth) for w in alt if (k := key(w)))

@@ -13,8 +13,9 @@ over strings; their word lists are versioned with ``CATEGORIES_VERSION`` (catego
 - ``short_value``: a WH reply that opens with a bare value ("in the fall .", "peanuts , i carry an epi
   pen .") naming no truth keyword.
 - ``other_number``: a number where the truth is a number ("i'm 32 years old" for 23).
-- ``typed_value``: another value of the closed type the question asks for: a colour to "what color ... ?", a
-  name to a question about a name ("my dog is named olly" for trooper).
+- ``typed_value`` (:mod:`consistest.metrics.typed_values`): another value of the closed type the question
+  asks for: a colour to "what color ... ?", a name to a question about a name ("my dog is named olly" for
+  trooper).
 """
 
 from __future__ import annotations
@@ -23,11 +24,11 @@ import re
 from typing import Literal
 
 from consistest.metrics.category_text import clauses, evasive
-from consistest.metrics.rules import content_tokens, keyword_alternatives
+from consistest.metrics.rules import content_tokens
+from consistest.metrics.typed_values import typed_value
 from consistest.metrics.wrong_value_frames import same_value, wrong_frame_value
 from consistest.metrics.wrong_value_words import (
     _LIKE,
-    COLOURS,
     DISLIKE,
     FIRST_PERSON,
     HEDGES,
@@ -41,6 +42,7 @@ from consistest.metrics.wrong_value_words import (
     key,
     keys,
     negated,
+    truth_keys,
     words,
 )
 
@@ -167,10 +169,6 @@ def _past(verb: str) -> str:
     return verb + "ed"
 
 
-def truth_keys(truth: str) -> frozenset[str]:
-    return frozenset(k for alt in keyword_alternatives(truth) for w in alt if (k := key(w)))
-
-
 def short_value(question: str, truth: str, text: str) -> str:
     """The opening segment of a WH reply when it is a bare value without any truth keyword ("in the fall"
     for "spring"), else ""."""
@@ -221,40 +219,6 @@ def both_numbers(truth: str, text: str) -> str:
 
 def _year(number: str) -> bool:
     return len(number) == 4 and 1800 <= int(number) <= 2100
-
-
-_NAMED = re.compile(r"\b(my |i'm |i am )?(?:named|called|name is|name's|name was)\s+([a-z]+)")
-_OWN_NAME = re.compile(r"\b(?:my name|i'?m called|i am called|call me)\b")
-_TYPE_WORDS = frozenset({"color", "colour", "name", "shade"})  # "favorite", "kind" ... have no key anyway
-
-
-def typed_value(question: str, truth: str, fact: str, text: str, known: frozenset[str]) -> str:
-    """Another value of the closed type a WH question asks for, in an affirmative clause of the reply, else
-    "": a colour to "what color ... ?" ("i have a black car" for grey); a name to a question about a name
-    ("my cat is named chris" for charlie; "my name is kyle" only where the question asks the bot's own
-    name). Only where ``fact`` holds every content word of the question but the type's ("eyes" for "what
-    color are your eyes ?"; a name of the bot's own for "your name"); words of the truth and of ``known``
-    are no other value. Known gaps, left for the next version: names are read case-sensitively, "named
-    after" reads "after", and a colour counts whatever it describes."""
-    q = question.lower()
-    colour, name = re.search(r"\bcolou?rs?\b", q), re.search(r"\bnamed?\b", q)
-    own = re.search(r"\byour (?:full |first |last |real )?name\b", q)
-    about = keys(question) - {k for w in _TYPE_WORDS if (k := key(w))}
-    if not (colour or name) or not about <= keys(fact) or (own and not _OWN_NAME.search(fact.lower())):
-        return ""
-    taken = known | truth_keys(truth)
-    for clause in clauses(text):
-        ws = words(clause)
-        if negated(ws):
-            continue
-        said = [w for w in ws if w in COLOURS] if colour else []
-        if name and not colour:
-            said = [m[2] for m in _NAMED.finditer(clause) if own or not m[1]]
-        for w in said:
-            k = key(w)
-            if k and w not in NOT_A_VALUE and not any(same_value(k, t) for t in taken):
-                return w
-    return ""
 
 
 def wh_wrong_value(question: str, truth: str, facts: tuple[str, ...], text: str, typed: bool = True) -> str:
