@@ -38,6 +38,7 @@ BATCHES = {
     "z": 520,
     "aa": 488,
     "ab": 512,
+    "ac": 432,
 }
 FRESH = {
     "c": "test2",
@@ -65,6 +66,7 @@ FRESH = {
     "z": "test24",
     "aa": "test25",
     "ab": "test26",
+    "ac": "test27",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
