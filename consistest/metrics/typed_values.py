@@ -35,7 +35,9 @@ def typed_value(question: str, truth: str, fact: str, text: str, known: frozense
     question but the type's ("eyes" for "what color are your eyes ?"; a name of the bot's own for "your
     name"), or names the truth ("a lab named trooper" for "what is your dog's name ?"); words of the truth
     and of ``known`` are no other value, nor a colour of the verb the question does not ask ("i love blue"
-    to "what color do you hate ?"). Known gaps: a colour counts whatever it describes, hedged ones too."""
+    to "what color do you hate ?"). Known gaps: a colour counts whatever it describes, hedged ones too,
+    and the first person must come right before the naming words ("my first name is kyle" reads as no
+    name of the bot's own)."""
     q = question.lower()
     colour, name = re.search(r"\bcolou?rs?\b", q), re.search(r"\bnamed?\b", q)
     own = re.search(r"\byour (?:full |first |last |real )?name\b", q)
