@@ -87,7 +87,7 @@ def test_agree_prints_table4_layout(dataset: Path, tmp_path: Path) -> None:
         assert any(line.startswith(name) for line in lines), name
     assert not any(line.startswith("NLI-only") for line in lines)  # needs a model
     assert "plus - paper (paired bootstrap 95% CI, n=5)" in res.output
-    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-24" in lines[-1]
+    assert "labels:" in lines[-1] and "-5|" in lines[-1] and "method:paper,plus-25" in lines[-1]
 
 
 class Fake:
@@ -190,7 +190,7 @@ def test_dev_and_test_side_by_side(dataset: Path, tmp_path: Path) -> None:
     assert res.output.count("plus - paper (paired bootstrap") == 2
     sig = res.output.strip().splitlines()[-1]
     assert re.search(
-        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:3\|method:paper,plus-24\|", sig
+        r"\|labels:dev=[0-9a-f]{12}-4,test=[0-9a-f]{12}-5\|nli:none\|rules:3\|method:paper,plus-25\|", sig
     )
     plus = next(line for line in res.output.splitlines() if line.startswith("Hybrid (plus)"))
     assert "[" in plus  # every figure with its interval
@@ -285,7 +285,7 @@ def test_score_method_plus_is_in_the_signature(dataset: Path, tmp_path: Path) ->
     args = ("score", "--dataset", dataset, "--responses", responses, "--nli", "none", "--n-boot", "0")
     res = run_cli(*args, "--method", "plus", "--out", tmp_path / "run", "--format", "json")
     assert res.exit_code == 0, res.output
-    assert "|method:plus-24|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
+    assert "|method:plus-25|" in json.loads((tmp_path / "run" / "summary.json").read_text())["signature"]
     rows = {r["id"]: r for r in map(json.loads, (tmp_path / "run" / "scores.jsonl").read_text().splitlines())}
     assert rows["w1"]["score"] == 0.5 and rows["w1"]["outcome"] == "extra_values"
     assert rows["w2"]["score"] == 0.0 and rows["y1"]["outcome"] == "long_part_disagrees"

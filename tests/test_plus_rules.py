@@ -295,11 +295,11 @@ def test_without_nli_no_credit_and_decisions_stay_open() -> None:
 
 @pytest.mark.parametrize(
     ("method", "rules", "tag"),
-    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-24"), ("plus", ("extras",), "plus-24[extras]"),
-     ("plus", ("yn-long", "function-words"), "plus-24[function-words+yn-long]"),
-     ("plus", (), "plus-24[none]"),
-     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-24"),
-     ("plus", RULES, "plus-24[" + "+".join(RULES) + "]")],
+    [("paper", RULES, "paper"), ("plus", DEFAULT_RULES, "plus-25"), ("plus", ("extras",), "plus-25[extras]"),
+     ("plus", ("yn-long", "function-words"), "plus-25[function-words+yn-long]"),
+     ("plus", (), "plus-25[none]"),
+     ("plus", tuple(reversed(DEFAULT_RULES)), "plus-25"),
+     ("plus", RULES, "plus-25[" + "+".join(RULES) + "]")],
 )  # fmt: skip
 def test_method_tag(method: str, rules: tuple, tag: str) -> None:
     assert method_tag(method, rules) == tag

@@ -70,7 +70,7 @@ def test_every_judge_and_prompt_is_a_column_with_its_spread_and_signature(run, t
     for col in cols[1:]:
         j, p = col.split("@")
         assert f"method:judge-1[{j}@{p},none,all]" in rep["signatures"][col]
-    assert "method:plus-24" in rep["signatures"]["run"]  # the run was scored with the default method
+    assert "method:plus-25" in rep["signatures"]["run"]  # the run was scored with the default method
     items = [json.loads(x) for x in (tmp_path / "o" / "items.jsonl").read_text().splitlines()]
     assert len(items) == rep["n"] and set(items[0]["scores"]) == set(cols)
     assert json.loads((tmp_path / "o" / "rejudge.json").read_text())["columns"] == cols
@@ -166,6 +166,6 @@ def test_a_cascade_over_a_plus_run_is_warned(run, tmp_path: Path, capsys: pytest
     mix the method with the judge, and the user is told so; a judge deciding every reply is not warned."""
     run_rejudge(_cfg(run, tmp_path / "u", Grader("strict"), when="uncertain"))
     err = capsys.readouterr().err
-    assert "the run was scored with plus-24 and the judges build on the paper rules" in err
+    assert "the run was scored with plus-25 and the judges build on the paper rules" in err
     run_rejudge(_cfg(run, tmp_path / "a", Grader("strict"), when="all"))
     assert "judges build on the paper rules" not in capsys.readouterr().err

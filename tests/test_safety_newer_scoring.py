@@ -149,11 +149,11 @@ def test_rescoring_with_another_method_is_refused_unless_overwrite(demo: Path, t
     before = (run / "summary.json").read_text()
     r = _score(demo, responses, run, "-q")  # the default, plus
     assert r.exit_code == 2 and _one_line(r.stderr)
-    assert "holds scores with method:paper; scoring with method:plus-24 would replace them" in r.stderr
+    assert "holds scores with method:paper; scoring with method:plus-25 would replace them" in r.stderr
     assert (run / "summary.json").read_text() == before
     assert _score(demo, responses, run, "--method", "paper", "-q").exit_code == 0  # the same method is fine
     r = _score(demo, responses, run, "--overwrite", "-q")
-    assert r.exit_code == 0 and "method:plus-24" in r.stdout
+    assert r.exit_code == 0 and "method:plus-25" in r.stdout
 
 
 def test_long_replies_are_cut_and_said_so(demo: Path, tmp_path: Path) -> None:

@@ -261,7 +261,7 @@ def test_evasive(text: str, is_evasive: bool) -> None:
         # plus-19: a looser word in the place of one the fact adds is no other value when the question's
         # proposition is said in full; a number, the question's word or a degree for a degree still is
         ("do you play any instruments ?", "yes", "i play several instruments .",
-         "i play a wide range of instruments .", "restates_question", 1.0),
+         "i play a wide range of instruments .", "restates_fact", 1.0),  # plus-25: the fact said in full
         ("do you have kids ?", "yes", "i have amazing children and grandchildren .",
          "i have wonderful children .", "restates_question", 1.0),
         ("do you drive a nissan ?", "yes", "i drive a nissan pathfinder .", "i drive a nissan altima .",
@@ -294,6 +294,20 @@ def test_evasive(text: str, is_evasive: bool) -> None:
          "i have a brother , and i have a sister .", "kind_member", 1.0),
         ("do you have pets ?", "yes", "i have two cats .", "i don't have a dog , i have two cats .",
          "restates_fact", 1.0),
+        # plus-25: how many, said without a number, is no value; members of the asked kind are no other value
+        ("do you play more than one instrument ?", "yes", "i play several instruments .",
+         "i play a lot of different instruments .", "restates_fact", 1.0),
+        ("do you play more than one instrument ?", "yes", "i play several instruments .",
+         "i play piano and violin .", "kind_member", 1.0),
+        ("do you study languages ?", "yes", "i also study languages .",
+         "i'm a musician , and i'm studying spanish .", "kind_member", 1.0),
+        ("do you have grandchildren ?", "yes", "i've amazing children and grandchildren .",
+         "i have a granddaughter who is twelve .", "kind_member", 1.0),
+        ("do you speak spanish ?", "yes", "i speak spanish .", "i speak french .", "states_other_value", 0.0),
+        ("do you play more than one instrument ?", "yes", "i play several instruments .",
+         "i play the violin .", "undecided", None),  # one is not more than one: no member reading
+        ("do you have any pets ?", "yes", "i've a cat named spook .", "i have a cat named catie .",
+         "other_value_than_fact", 0.0),  # the fact names its member: catie is another cat
         # plus-13: "and i" opens another statement of the fact; "your own X" is "your X"
         ("do you have your own studio ?", "yes", "i'm a recording engineer and own my own studio .",
          "i have a small studio in california .", "restates_question", 1.0),

@@ -111,8 +111,9 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # further)
 # ``cat:17`` and ``cat:18`` read nothing new here (the topic reading guesses its facts:
 # ``decide(..., typed=False)``)
-ANSWERS_VERSION = 45
-assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 24, 2, 18), (
+# 46: ``plus-25`` (quantifiers are no value; kinds of languages and grandchildren)
+ANSWERS_VERSION = 46
+assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 25, 2, 18), (
     "bump ANSWERS_VERSION with its parts"
 )
 Rule = Literal[

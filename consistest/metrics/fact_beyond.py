@@ -11,6 +11,7 @@ from consistest.metrics.kinds import asked_kind, kind_reading
 from consistest.metrics.propositions import (
     ARTICLES,
     LIGHT_VERBS,
+    MORE_THAN_ONE,
     Keys,
     content_stems,
     is_adverb,
@@ -128,6 +129,24 @@ def member_reading(keys: Keys, fact: str, parts: list[str]) -> Literal["yes", "o
     objects = [o for c in parts if (o := _object_of(keys.verb, words_of(c))) is not None]
     said = frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c))))
     return kind_reading(keys, fact, objects, said)
+
+
+def one_of_many(keys: Keys, question: str, parts: list[str]) -> bool:
+    """plus-25: the question asks "more than one" and the reply names fewer than two members of the kind ("i
+    play the violin" to "do you play more than one instrument ?"): no member reading."""
+    if not MORE_THAN_ONE.search(question.lower()) or (members := asked_kind(keys)) is None:
+        return False
+    named = frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c)))) & members
+    return len(named) < 2
+
+
+def generic_member(keys: Keys, fact: str, parts: list[str]) -> bool:
+    """plus-25: the reply names a member of the kind the question asks about and the fact names none ("i'm
+    studying spanish" to "do you study languages ?", fact "i also study languages"): such a member is no
+    other value than the fact's."""
+    if member_reading(keys, fact, parts) != "yes" or (members := asked_kind(keys)) is None:
+        return False
+    return not content_stems(fact) & members  # "a cat named catie" is another cat than "a cat named spook"
 
 
 def _object_of(verb: str, words: list[str]) -> str | None:

@@ -15,6 +15,11 @@ _KINDS = (
      "horse pony ponies ferret snake lizard gecko"),
     ("sibling siblings", "brother sister"),
     ("kid kids child children", "son daughter"),
+    # plus-25
+    ("grandchild grandchildren grandkid grandkids", "granddaughter grandson"),
+    ("language languages",
+     "english spanish french german italian portuguese russian chinese mandarin japanese korean arabic hindi "
+     "latin greek dutch swedish hebrew"),
     ("instrument instruments",
      "piano guitar violin cello drum drums flute trumpet saxophone sax bass ukulele harp clarinet "
      "banjo keyboard"),

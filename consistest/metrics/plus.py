@@ -127,7 +127,10 @@ __all__ = [
 #     keyword spelled another way ("3rd" for third, "10 years" for a decade); ``extras`` reads a repeated
 #     frame back to its first content word ("i want to be a teacher . i want to be a scientist"; designed on
 #     the sets before test24)
-PLUS_VERSION = 24
+# 25: how many, said without a number, is no value ("several", "a lot of different", "more than one":
+#     ``propositions.QUANTIFIERS``); kinds of languages and grandchildren (``kinds.py``; designed on the sets
+#     before test27)
+PLUS_VERSION = 25
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
                "veto-tau", "holder", "partner", "negated-truth"]  # fmt: skip

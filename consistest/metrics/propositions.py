@@ -52,6 +52,10 @@ CLAUSE_BREAK = re.compile(r"[.!?;,]+|\b(?:but|though|although|however|except|whe
 WORD = re.compile(r"[0-9]+|[^\W\d_]+(?:'[a-z]+)?")
 ARTICLES = frozenset({"a", "an", "the"})
 NOT_VALUES = lex("yes yeah yep nope nah a an the and or both either")
+# plus-25: how many, said without a number, is no value ("i play a lot of different instruments" says "i play
+# several instruments"; "more than one instrument" asks about instruments)
+QUANTIFIERS = lex("several many multiple various numerous lot lots different wide range variety bunch plenty")
+MORE_THAN_ONE = re.compile(r"\bmore than (?:one|1)\b")
 
 
 @dataclass(frozen=True)
@@ -197,9 +201,16 @@ class Keys:
 
 def question_keys(p: Proposition) -> Keys:
     words = ((p.verb,) if p.verb else ()) + p.rest
-    value = tuple(stem(w) for w in p.rest if is_content(w) and w not in ADVERBS)
+    value = tuple(stem(w) for w in _value_words(p.rest))
     past = p.aux in ("did", "was", "were", "had")
     return Keys(verb_stem(p.verb) if p.verb else None, value, words, subject=p.subject, past=past)
+
+
+def _value_words(words: tuple[str, ...] | list[str]) -> list[str]:
+    """The words of a statement's value: content words but adverbs and quantifiers (plus-25: "more than
+    one" and "several" say how many, not what)."""
+    text = MORE_THAN_ONE.sub(" ", " ".join(words))
+    return [w for w in text.split() if is_content(w) and w not in ADVERBS and w not in QUANTIFIERS]
 
 
 SUBJECTS = frozenset({"i", "we", "he", "she", "they", "it", "that", "this", "there"})
@@ -234,7 +245,7 @@ def statement_keys(clause: str) -> Keys | None:
     verb = words[i] if i < len(words) and (not be or PARTICIPLE.match(words[i])) else None
     if verb is not None and not (is_content(verb) or verb in LIKE or verb in ("have", "had", "has")):
         verb = None
-    value = tuple(stem(w) for w in words[(i + 1 if verb else i) :] if is_content(w) and w not in ADVERBS)
+    value = tuple(stem(w) for w in _value_words(tuple(words[(i + 1 if verb else i) :])))
     return Keys(verb_stem(verb) if verb else None, value, tuple(words), is_negated(words), subject)
 
 

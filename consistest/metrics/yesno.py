@@ -32,8 +32,10 @@ from typing import Literal
 
 from consistest.metrics.fact_beyond import (
     denies_fact_part,
+    generic_member,
     loose_swap,
     member_reading,
+    one_of_many,
     says_question_too,
     shares_content,
     unlike_fact,
@@ -159,6 +161,9 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
     if truth == "no" and says_question_too(question, fact, parts, on_fact, on_q):
         return _reading("question", "yes", truth)
     kind = member_reading(question_keys(prop), fact, parts) if standalone and prop is not None else None
+    if kind == "yes" and one_of_many(question_keys(prop), question, parts):  # type: ignore[arg-type]
+        kind = None
+    generic = kind == "yes" and generic_member(question_keys(prop), fact, parts)  # type: ignore[arg-type]
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
         if kind is not None and not full:  # plus-20: a member named for its kind outranks partial readings
@@ -168,6 +173,8 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
         got = _combine([r.stance for r in readings if r is not None and r.full is full])
         if got == "conflict":
             return Reading("conflicting", wrong_anyway=True)
+        if got == "other" and generic:  # plus-25: a member of the kind the fact names in general
+            return Reading("kind_member", "yes")  # ("i'm studying spanish" to "do you study languages ?")
         if got == "other" and source == "fact" and full and loose_swap(question, readings, on_q):
             continue  # plus-19
         if got is not None:
