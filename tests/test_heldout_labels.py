@@ -39,6 +39,7 @@ BATCHES = {
     "aa": 488,
     "ab": 512,
     "ac": 432,
+    "ad": 500,
 }
 FRESH = {
     "c": "test2",
@@ -67,6 +68,7 @@ FRESH = {
     "aa": "test25",
     "ab": "test26",
     "ac": "test27",
+    "ad": "test28",
 }
 ALLOWED = {"yn": {0.0, 1.0}, "wh": {0.0, 0.5, 1.0}}
 
