@@ -140,13 +140,12 @@ def one_of_many(keys: Keys, question: str, parts: list[str]) -> bool:
     return len(named) < 2
 
 
-def generic_member(keys: Keys, fact: str, parts: list[str]) -> bool:
-    """plus-25: the reply names a member of the kind the question asks about and the fact names none ("i'm
-    studying spanish" to "do you study languages ?", fact "i also study languages"): such a member is no
-    other value than the fact's."""
-    if member_reading(keys, fact, parts) != "yes" or (members := asked_kind(keys)) is None:
-        return False
-    return not content_stems(fact) & members  # "a cat named catie" is another cat than "a cat named spook"
+def generic_member(keys: Keys, fact: str) -> bool:
+    """plus-25: the fact names no member of the kind the question asks about ("i also study languages"), so a
+    member the reply names ("i'm studying spanish") is no other value than the fact's; where the fact names
+    one, another is ("a cat named catie" for "a cat named spook")."""
+    members = asked_kind(keys)
+    return members is not None and not content_stems(fact) & members
 
 
 def _object_of(verb: str, words: list[str]) -> str | None:

@@ -160,10 +160,11 @@ def read_reply(question: str, truth: Polarity, fact: str, cleaned: str, standalo
         return Reading("conflicting", wrong_anyway=True)
     if truth == "no" and says_question_too(question, fact, parts, on_fact, on_q):
         return _reading("question", "yes", truth)
-    kind = member_reading(question_keys(prop), fact, parts) if standalone and prop is not None else None
-    if kind == "yes" and one_of_many(question_keys(prop), question, parts):  # type: ignore[arg-type]
-        kind = None
-    generic = kind == "yes" and generic_member(question_keys(prop), fact, parts)  # type: ignore[arg-type]
+    asked = question_keys(prop) if standalone and prop is not None else None
+    kind = member_reading(asked, fact, parts) if asked is not None else None
+    if kind == "yes" and one_of_many(asked, question, parts):  # type: ignore[arg-type]
+        kind = None  # plus-25
+    generic = kind == "yes" and generic_member(asked, fact)  # type: ignore[arg-type]
     for source, readings, full in (("fact", on_fact, True), ("question", on_q, True),
                                    ("fact", on_fact, False), ("question", on_q, False)):  # fmt: skip
         if kind is not None and not full:  # plus-20: a member named for its kind outranks partial readings
