@@ -111,7 +111,8 @@ from consistest.metrics.yesno import LONG_SHARE, _combine, about_user, fact_read
 # further)
 # ``cat:17`` and ``cat:18`` read nothing new here (the topic reading guesses its facts:
 # ``decide(..., typed=False)``)
-# 46: ``plus-25`` (quantifiers are no value; kinds of languages and grandchildren)
+# 46: ``plus-25`` (quantifiers are no value; a member of a kind the fact names in general; kinds of languages
+# and grandchildren)
 ANSWERS_VERSION = 46
 assert (RULES_VERSION, PLUS_VERSION, CLEAN_VERSION, CATEGORIES_VERSION) == (3, 25, 2, 18), (
     "bump ANSWERS_VERSION with its parts"

@@ -128,8 +128,9 @@ __all__ = [
 #     frame back to its first content word ("i want to be a teacher . i want to be a scientist"; designed on
 #     the sets before test24)
 # 25: how many, said without a number, is no value ("several", "a lot of different", "more than one":
-#     ``propositions.QUANTIFIERS``); kinds of languages and grandchildren (``kinds.py``; designed on the sets
-#     before test27)
+#     ``propositions.QUANTIFIERS``); a member of a kind the fact names only in general is no other value ("i'm
+#     studying spanish" to "do you study languages ?"), two members where the question asks "more than one";
+#     kinds of languages and grandchildren (``kinds.py``; designed on the sets before test27)
 PLUS_VERSION = 25
 Rule = Literal["function-words", "question-words", "word-forms", "paraphrase", "extras", "another-value",
                "yn-proposition", "yn-long", "out-of-persona", "self-contradiction", "restated",
