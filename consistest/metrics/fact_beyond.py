@@ -127,8 +127,7 @@ def member_reading(keys: Keys, fact: str, parts: list[str]) -> Literal["yes", "o
     if keys.verb is None or asked_kind(keys) is None:
         return None  # cheap first: most questions ask about no kind
     objects = [o for c in parts if (o := _object_of(keys.verb, words_of(c))) is not None]
-    said = frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c))))
-    return kind_reading(keys, fact, objects, said)
+    return kind_reading(keys, fact, objects, _unnegated_stems(parts))
 
 
 def one_of_many(keys: Keys, question: str, parts: list[str]) -> bool:
@@ -136,8 +135,7 @@ def one_of_many(keys: Keys, question: str, parts: list[str]) -> bool:
     play the violin" to "do you play more than one instrument ?"): no member reading."""
     if not MORE_THAN_ONE.search(question.lower()) or (members := asked_kind(keys)) is None:
         return False
-    named = frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c)))) & members
-    return len(named) < 2
+    return len(_unnegated_stems(parts) & members) < 2
 
 
 def generic_member(keys: Keys, fact: str) -> bool:
@@ -146,6 +144,11 @@ def generic_member(keys: Keys, fact: str) -> bool:
     one, another is ("a cat named catie" for "a cat named spook")."""
     members = asked_kind(keys)
     return members is not None and not content_stems(fact) & members
+
+
+def _unnegated_stems(parts: list[str]) -> frozenset[str]:
+    """The content stems of the reply's unnegated clauses: the members it names (plus-20, plus-25)."""
+    return frozenset().union(*(content_stems(c) for c in parts if not is_negated(words_of(c))))
 
 
 def _object_of(verb: str, words: list[str]) -> str | None:
